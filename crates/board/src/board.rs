@@ -1,0 +1,337 @@
+//! The static board: floor cells as dense indices, walls, goals, start squares and neighbours,
+//! plus everything [`crate::analysis`] derives from them once per level.
+
+use crate::analysis::{self, SideComponents};
+use crate::dir::Dir;
+use crate::state::Zobrist;
+
+/// A floor cell, as a dense index. Cells are numbered row by row, so the smallest index of a
+/// region is its top-left cell.
+pub type Cell = u16;
+
+/// "No cell": a wall or the outside, in neighbour tables and maps.
+pub const NO_CELL: Cell = Cell::MAX;
+
+/// The most floor cells a board may have. Cell indices fit in 14 bits, so a push or pull packs
+/// into 16 bits with its direction (see [`crate::search::PackedMove`]).
+pub const MAX_CELLS: usize = 0x3FFF;
+
+/// The most boxes a level may have.
+pub const MAX_BOXES: usize = 1024;
+
+/// A distance that cannot be covered.
+pub const UNREACHABLE: u16 = u16::MAX;
+
+/// Box distances from every cell to each of a set of targets (goals, or start squares), in
+/// pushes (resp. pulls) of a lone box that respect walls and which side the player must
+/// stand on. Rows are cells, so the costs of one box to every target are contiguous.
+#[derive(Debug, Clone)]
+pub struct DistanceTable {
+    n_targets: usize,
+    data: Vec<u16>,
+    nearest: Vec<u16>,
+}
+
+impl DistanceTable {
+    pub(crate) fn new(n_targets: usize, data: Vec<u16>) -> DistanceTable {
+        let nearest = data
+            .chunks(n_targets.max(1))
+            .map(|row| row.iter().copied().min().unwrap_or(UNREACHABLE))
+            .collect();
+        DistanceTable {
+            n_targets,
+            data,
+            nearest,
+        }
+    }
+
+    /// The number of targets.
+    #[inline]
+    pub fn n_targets(&self) -> usize {
+        self.n_targets
+    }
+
+    /// Distance from `cell` to target number `target`, or [`UNREACHABLE`].
+    #[inline]
+    pub fn get(&self, cell: Cell, target: usize) -> u16 {
+        self.data[cell as usize * self.n_targets + target]
+    }
+
+    /// Distances from `cell` to every target, in target order.
+    #[inline]
+    pub fn row(&self, cell: Cell) -> &[u16] {
+        let start = cell as usize * self.n_targets;
+        &self.data[start..start + self.n_targets]
+    }
+
+    /// Distance from `cell` to its nearest target, or [`UNREACHABLE`].
+    #[inline]
+    pub fn nearest(&self, cell: Cell) -> u16 {
+        self.nearest[cell as usize]
+    }
+}
+
+/// Everything about a level that does not change while it is solved. Built once, then shared
+/// read-only by every search thread.
+#[derive(Debug, Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    /// Grid position (`y * width + x`) to cell, or [`NO_CELL`].
+    cell_at: Vec<Cell>,
+    /// Cell to grid position.
+    pos_of: Vec<u32>,
+    /// Grid positions that hold a wall character (`#`) in the level text.
+    wall_char: Vec<bool>,
+    neighbours: Vec<[Cell; 4]>,
+    goals: Vec<Cell>,
+    goal_index: Vec<u16>,
+    start_squares: Vec<Cell>,
+    start_index: Vec<u16>,
+    push_dead: Vec<bool>,
+    pull_dead: Vec<bool>,
+    goal_distance: DistanceTable,
+    start_distance: DistanceTable,
+    side_components: Vec<SideComponents>,
+    tunnel: Vec<u8>,
+    zobrist: Zobrist,
+}
+
+/// The plain facts a [`Board`] is built from: the grid and where things are.
+#[derive(Debug, Clone)]
+pub(crate) struct BoardSpec {
+    pub width: usize,
+    pub height: usize,
+    /// Floor in the player's area, by grid position.
+    pub floor: Vec<bool>,
+    /// `#` in the level text, by grid position.
+    pub wall_char: Vec<bool>,
+    /// Grid positions of goals in the player's area.
+    pub goals: Vec<usize>,
+    /// Grid positions of boxes in the player's area.
+    pub boxes: Vec<usize>,
+}
+
+/// Bit in [`Board::tunnel_flags`]: walls on both sides left and right (a vertical corridor).
+pub const TUNNEL_VERTICAL: u8 = 1;
+/// Bit in [`Board::tunnel_flags`]: walls above and below (a horizontal corridor).
+pub const TUNNEL_HORIZONTAL: u8 = 2;
+
+impl Board {
+    /// Builds the board and runs the static analysis. The spec has been validated: at most
+    /// [`MAX_CELLS`] floor cells, as many goals as boxes.
+    pub(crate) fn new(spec: BoardSpec) -> Board {
+        let BoardSpec {
+            width,
+            height,
+            floor,
+            wall_char,
+            goals,
+            boxes,
+        } = spec;
+        let mut cell_at = vec![NO_CELL; width * height];
+        let mut pos_of = Vec::new();
+        for (pos, &is_floor) in floor.iter().enumerate() {
+            if is_floor {
+                cell_at[pos] = pos_of.len() as Cell;
+                pos_of.push(pos as u32);
+            }
+        }
+        let n = pos_of.len();
+        let neighbours: Vec<[Cell; 4]> = pos_of
+            .iter()
+            .map(|&pos| {
+                let (x, y) = ((pos as usize) % width, (pos as usize) / width);
+                Dir::ALL.map(|d| {
+                    let (dx, dy) = d.delta();
+                    let (nx, ny) = (x as isize + dx, y as isize + dy);
+                    if nx < 0 || ny < 0 || nx >= width as isize || ny >= height as isize {
+                        NO_CELL
+                    } else {
+                        cell_at[ny as usize * width + nx as usize]
+                    }
+                })
+            })
+            .collect();
+        let to_cells = |list: Vec<usize>| -> Vec<Cell> {
+            let mut cells: Vec<Cell> = list.into_iter().map(|p| cell_at[p]).collect();
+            cells.sort_unstable();
+            cells
+        };
+        let goals = to_cells(goals);
+        let start_squares = to_cells(boxes);
+        let index_of = |cells: &[Cell]| {
+            let mut index = vec![u16::MAX; n];
+            for (i, &c) in cells.iter().enumerate() {
+                index[c as usize] = i as u16;
+            }
+            index
+        };
+        let goal_index = index_of(&goals);
+        let start_index = index_of(&start_squares);
+        let side_components = analysis::side_components(&neighbours);
+        let goal_distance = analysis::box_distances(&neighbours, &side_components, &goals, true);
+        let start_distance =
+            analysis::box_distances(&neighbours, &side_components, &start_squares, false);
+        let push_dead = (0..n)
+            .map(|c| goal_distance.nearest(c as Cell) == UNREACHABLE)
+            .collect();
+        let pull_dead = (0..n)
+            .map(|c| start_distance.nearest(c as Cell) == UNREACHABLE)
+            .collect();
+        let tunnel = analysis::tunnel_flags(&neighbours);
+        let zobrist = Zobrist::new(n);
+        Board {
+            width,
+            height,
+            cell_at,
+            pos_of,
+            wall_char,
+            neighbours,
+            goals,
+            goal_index,
+            start_squares,
+            start_index,
+            push_dead,
+            pull_dead,
+            goal_distance,
+            start_distance,
+            side_components,
+            tunnel,
+            zobrist,
+        }
+    }
+
+    /// Width of the grid in columns.
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height of the grid in rows.
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The number of floor cells the player can ever stand on or a box can ever occupy.
+    #[inline]
+    pub fn n_cells(&self) -> usize {
+        self.pos_of.len()
+    }
+
+    /// The number of boxes (and of goals).
+    #[inline]
+    pub fn n_boxes(&self) -> usize {
+        self.goals.len()
+    }
+
+    /// The cell at column `x`, row `y`, if it is floor in the player's area.
+    #[inline]
+    pub fn cell(&self, x: usize, y: usize) -> Option<Cell> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let c = self.cell_at[y * self.width + x];
+        (c != NO_CELL).then_some(c)
+    }
+
+    /// Column and row of a cell.
+    #[inline]
+    pub fn xy(&self, cell: Cell) -> (usize, usize) {
+        let pos = self.pos_of[cell as usize] as usize;
+        (pos % self.width, pos / self.width)
+    }
+
+    /// True where the level text has a wall character `#` (for drawing).
+    #[inline]
+    pub fn is_wall_char(&self, x: usize, y: usize) -> bool {
+        x < self.width && y < self.height && self.wall_char[y * self.width + x]
+    }
+
+    /// The neighbour of `cell` in direction `dir`, or [`NO_CELL`] for a wall.
+    #[inline]
+    pub fn neighbour(&self, cell: Cell, dir: Dir) -> Cell {
+        self.neighbours[cell as usize][dir.index()]
+    }
+
+    /// The four neighbours of `cell`, indexed by [`Dir::index`].
+    #[inline]
+    pub fn neighbours(&self, cell: Cell) -> &[Cell; 4] {
+        &self.neighbours[cell as usize]
+    }
+
+    /// Goal cells, sorted.
+    #[inline]
+    pub fn goals(&self) -> &[Cell] {
+        &self.goals
+    }
+
+    /// True if `cell` is a goal.
+    #[inline]
+    pub fn is_goal(&self, cell: Cell) -> bool {
+        self.goal_index[cell as usize] != u16::MAX
+    }
+
+    /// The index of a goal cell in [`Board::goals`], if it is one.
+    #[inline]
+    pub fn goal_index(&self, cell: Cell) -> Option<usize> {
+        let i = self.goal_index[cell as usize];
+        (i != u16::MAX).then_some(i as usize)
+    }
+
+    /// The squares boxes start on, sorted (the targets of the backward search).
+    #[inline]
+    pub fn start_squares(&self) -> &[Cell] {
+        &self.start_squares
+    }
+
+    /// True if a box starts on `cell`.
+    #[inline]
+    pub fn is_start_square(&self, cell: Cell) -> bool {
+        self.start_index[cell as usize] != u16::MAX
+    }
+
+    /// True if a box on `cell` can never be pushed to any goal (a dead square for pushing).
+    #[inline]
+    pub fn is_push_dead(&self, cell: Cell) -> bool {
+        self.push_dead[cell as usize]
+    }
+
+    /// True if a box on `cell` can never be pulled back to any start square.
+    #[inline]
+    pub fn is_pull_dead(&self, cell: Cell) -> bool {
+        self.pull_dead[cell as usize]
+    }
+
+    /// Push distances of a lone box from every cell to every goal.
+    #[inline]
+    pub fn goal_distances(&self) -> &DistanceTable {
+        &self.goal_distance
+    }
+
+    /// Pull distances of a lone box from every cell to every start square.
+    #[inline]
+    pub fn start_distances(&self) -> &DistanceTable {
+        &self.start_distance
+    }
+
+    /// Whether a player on side `a` of a box on `cell` can walk to side `b` when that box is
+    /// the only one on the board.
+    #[inline]
+    pub fn sides_connected(&self, cell: Cell, a: Dir, b: Dir) -> bool {
+        self.side_components[cell as usize].connected(a, b)
+    }
+
+    /// Tunnel bits of a cell: [`TUNNEL_VERTICAL`], [`TUNNEL_HORIZONTAL`].
+    #[inline]
+    pub fn tunnel_flags(&self, cell: Cell) -> u8 {
+        self.tunnel[cell as usize]
+    }
+
+    /// The Zobrist keys used to fingerprint states on this board.
+    #[inline]
+    pub fn zobrist(&self) -> &Zobrist {
+        &self.zobrist
+    }
+}

@@ -1,0 +1,28 @@
+//! The game of Sokoban for bisolve: level formats, the static board, states, moves and replay.
+//!
+//! This crate knows nothing about search strategies or threads. It parses level text
+//! ([`parse`]), validates and normalizes a level ([`Level`]), computes everything about the
+//! board that never changes during a solve ([`Board`]: dense cell indices, neighbours, dead
+//! squares, box distances, tunnels), represents positions ([`State`], [`Fingerprint`]) and
+//! turns pushes into LURD text and back ([`moves`]). Every solution bisolve prints goes through
+//! [`moves::replay`] first.
+
+mod analysis;
+mod board;
+pub mod bound;
+mod dir;
+mod error;
+mod level;
+pub mod moves;
+pub mod parse;
+mod reach;
+pub mod render;
+pub mod search;
+mod state;
+
+pub use crate::board::{Board, Cell, DistanceTable, MAX_CELLS, NO_CELL, UNREACHABLE};
+pub use crate::dir::Dir;
+pub use crate::error::{LevelError, LevelErrorKind, ParseError};
+pub use crate::level::{load_collection, Collection, Level, LevelEntry};
+pub use crate::reach::{BoxMap, Reach};
+pub use crate::state::{Fingerprint, State, Zobrist};

@@ -1,0 +1,1244 @@
+//! Reading level files: XSB boards, SOK metadata, run-length rows, whole collections.
+//!
+//! This module only splits text into levels and board rows; validation (players, boxes,
+//! goals, closed walls) happens in [`crate::Level`]. [`parse_collection`] never panics and
+//! keeps memory bounded whatever the bytes (see the limits below).
+//!
+//! # Text
+//!
+//! - Bytes that are valid UTF-8 are read as UTF-8; anything else is read as Latin-1 (one
+//!   byte, one character). A UTF-8 byte-order mark at the start is skipped.
+//! - A UTF-16 byte-order mark (`FF FE` or `FE FF`), or NUL bytes making up a quarter or more
+//!   of the first 4096 bytes (at least two), give [`ParseError::Utf16`]. No bytes, or only
+//!   white space, give [`ParseError::Empty`]; text without a single board row gives
+//!   [`ParseError::NoLevel`].
+//! - Lines end with LF, CRLF or a lone CR. Line numbers are 1-based; columns are 1-based and
+//!   count characters of the line as written (before tab or run-length expansion).
+//!
+//! # Kinds of line
+//!
+//! Each line is exactly one of these, tested in this order:
+//!
+//! 1. **blank**: only white space.
+//! 2. **comment**: first non-blank character `;`. Its text is what follows the `;`, trimmed.
+//! 3. **metadata** (SOK): `Key: value`, where the key starts with a letter and holds only
+//!    letters, digits, `-`, `_` and spaces (`Title`, `Author`, `Date Created`, ...). Keys are
+//!    kept as written, values trimmed. A `Comment:` line with nothing after the colon opens a
+//!    block that runs to the next `Comment-End:` / `Comment_End:` line (any case): the lines in
+//!    between, trailing white space removed, joined by `\n`, are the value, and are never
+//!    board rows or titles. Without a later end marker, `Comment:` is one-line metadata with an
+//!    empty value; an end marker outside a block is ordinary metadata.
+//! 4. **board row**: after trimming trailing white space, contains `#` and only characters of
+//!    `# -_.$*@+pPbB`, tabs, ASCII digits and `|` (the last two make it a run-length row).
+//! 5. **damaged board row**: a line with a `#` that is not one of the above but (a) starts and
+//!    ends with `#` (ignoring white space), or has at least 70% board characters (the
+//!    alphabet above plus digits and `|`, counted over its non-blank characters), and (b) is
+//!    part of a run of such lines that touches a board row (directly above or below it). It is
+//!    read as a board row; its level gets [`LevelErrorKind::UnknownChar`] for the first
+//!    foreign character, which is read as floor, so the level stays one level.
+//! 6. **text**: anything else (trimmed).
+//!
+//! So `Author: Bob # 2` (metadata) and `; # comment` (comment) are never rows, while
+//! `#  x  #` between rows of a board is a damaged row, not a title.
+//!
+//! # Rows
+//!
+//! `-` and `_` are floor (space); `p`/`P` are `@`/`+` and `b`/`B` are `$`/`*`. A tab moves to
+//! the next multiple of 8 columns. A decimal count repeats the character after it (`4#`,
+//! `3-`); `|` ends a row, so one line may hold several rows, which share its line number; a
+//! `|` at the end of a line does not add an empty row. A count of zero, a count with no
+//! character after it, or a count that would make the row wider than [`MAX_COLUMNS`] gives
+//! [`LevelErrorKind::BadRunLength`] at the count's first digit, and the run is dropped.
+//! Trailing white space of each expanded row is removed; leading spaces are kept.
+//!
+//! # Levels, titles and metadata
+//!
+//! A level is a maximal run of consecutive board-row lines. The lines between two boards (the
+//! *gap*) are split into paragraphs by blank lines. The paragraph right after a board (no blank
+//! line in between) is *attached* to it; the paragraph right before the next board is
+//! *touching* it. When the gap has no blank line at all, its single paragraph is both.
+//!
+//! - **Metadata** in the paragraph attached to a board belongs to that (previous) level, except
+//!   when the gap has no blank line: then only the metadata lines at its start belong to the
+//!   previous level and the rest to the next one. Metadata in the paragraph touching the next
+//!   board belongs to the next level. Metadata elsewhere (separated by blank lines from both)
+//!   belongs to the previous level, or, before the first board, to the header.
+//! - **Title**: the *leading* line of a level is the last non-empty comment or plain text line
+//!   before its board, searched in the whole gap before the first board, and otherwise in the
+//!   gap from its first blank line on (the whole gap when it has no blank line). It is
+//!   *strong* when no blank line lies between it and the board. The *trailing* line is the
+//!   first plain text line (not a `;` comment) of the paragraph attached below the board,
+//!   provided a blank line or the end of the file separates that paragraph from the next
+//!   board. The title is, in priority order: the first non-empty `Title` metadata (any case);
+//!   a strong leading line; the trailing line; a leading line that is not strong.
+//!   So `; 7` above a board titles it with or without blank lines around, `Level 7` under a
+//!   board titles it unless a line touches the board from above, and a collection header
+//!   comment separated by a blank line does not beat a title written under the first board.
+//! - **Header**: every comment, text and metadata line before the first board, except the
+//!   first level's metadata and its leading line when that line is strong or is the title
+//!   (a strong line stays out even when `Title:` overrides it). Comments are stored without
+//!   the `;`, metadata as `Key: value`; empty entries at the start and end are dropped. Other
+//!   comment and text lines between or after levels are not kept.
+//!
+//! # Limits
+//!
+//! A level has at most [`MAX_ROWS`] rows and [`MAX_COLUMNS`] columns after expansion, and a
+//! file at most [`MAX_FILE_CELLS`] stored row characters. Beyond that the level gets
+//! [`LevelErrorKind::TooLarge`] (`what` is `"rows"`, `"columns"` or `"cells in the file"`) and
+//! the excess is counted but never stored.
+
+use std::borrow::Cow;
+use std::iter;
+use std::ops::Range;
+
+use crate::error::{LevelErrorKind, ParseError};
+
+/// Most columns a board row may have after tab and run-length expansion.
+pub const MAX_COLUMNS: usize = 4096;
+
+/// Most board rows one level may have.
+pub const MAX_ROWS: usize = 4096;
+
+/// Most row characters stored for a whole file (run-length rows can expand a small file a
+/// thousandfold; this keeps memory bounded).
+pub const MAX_FILE_CELLS: usize = 1 << 26;
+
+/// Tab stops are every this many columns.
+const TAB_WIDTH: usize = 8;
+
+/// Share of board characters (in tenths) that makes a line with `#` a damaged board row.
+const DAMAGED_ROW_TENTHS: usize = 7;
+
+/// One level as written in a file, before validation.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RawLevel {
+    /// 1-based position of the level in its file.
+    pub index: usize,
+    /// The title (`; N` comment line, `Title:` line or a plain text line next to the board).
+    pub title: Option<String>,
+    /// SOK metadata in file order, key as written without the colon (`Author`, `Comment`, ...).
+    /// A `Comment:` ... `Comment-End:` block is one entry whose value holds the lines joined by `\n`.
+    pub metadata: Vec<(String, String)>,
+    /// Board rows in plain XSB: only `# $.*@+` and space; `-`/`_` read as space and
+    /// run-length rows expanded; trailing white space removed.
+    pub rows: Vec<String>,
+    /// 1-based file line of each row in `rows` (rows split by `|` share a line).
+    pub row_lines: Vec<usize>,
+    /// A problem found while reading the rows: what, 1-based line, 1-based column.
+    pub error: Option<(LevelErrorKind, usize, usize)>,
+}
+
+/// A whole file split into levels.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RawCollection {
+    /// Comment lines before the first level, as the collection's header.
+    pub header: Vec<String>,
+    /// The levels, in file order.
+    pub levels: Vec<RawLevel>,
+}
+
+/// Splits a level file into levels. Never panics, whatever the bytes.
+///
+/// The rules for lines, rows, titles and metadata are in the [module documentation](self).
+pub fn parse_collection(bytes: &[u8]) -> Result<RawCollection, ParseError> {
+    let text = decode(bytes)?;
+    if text.trim().is_empty() {
+        return Err(ParseError::Empty);
+    }
+    let lines = split_lines(&text);
+    let units = classify(&lines);
+    let collection = assemble(&units);
+    if collection.levels.is_empty() {
+        return Err(ParseError::NoLevel);
+    }
+    Ok(collection)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text decoding and lines
+
+/// Turns bytes into text: UTF-8 when valid, else Latin-1; rejects UTF-16.
+fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(ParseError::Utf16);
+    }
+    let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+    if looks_like_utf16(bytes) {
+        return Err(ParseError::Utf16);
+    }
+    Ok(match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    })
+}
+
+/// UTF-16 without a byte-order mark: NUL bytes are a quarter or more of the start.
+fn looks_like_utf16(bytes: &[u8]) -> bool {
+    let sample = &bytes[..bytes.len().min(4096)];
+    let nuls = sample.iter().filter(|&&b| b == 0).count();
+    nuls >= 2 && nuls * 4 >= sample.len()
+}
+
+/// Splits text at LF, CRLF and lone CR. A final line ending adds no empty line.
+fn split_lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut rest = text;
+    while let Some(end) = rest.find(['\n', '\r']) {
+        lines.push(&rest[..end]);
+        let skip = if rest[end..].starts_with("\r\n") {
+            2
+        } else {
+            1
+        };
+        rest = &rest[end + skip..];
+    }
+    if !rest.is_empty() {
+        lines.push(rest);
+    }
+    lines
+}
+
+// ---------------------------------------------------------------------------------------------
+// Classifying lines
+
+/// What a line (or a `Comment:` block of lines) is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kind<'a> {
+    /// Only white space.
+    Blank,
+    /// `;` line: the text after the `;`, trimmed.
+    Comment(&'a str),
+    /// Any other line that is not a board row, trimmed.
+    Text(&'a str),
+    /// `Key: value` or a `Comment:` block.
+    Meta { key: &'a str, value: String },
+    /// A board row (possibly damaged): the whole line as written.
+    Row(&'a str),
+    /// A line with `#` shaped like a board row but with foreign characters; becomes `Row` or
+    /// `Text` once its neighbours are known. Holds the whole line.
+    Damaged(&'a str),
+}
+
+/// A classified line, or a `Comment:` block spanning several lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Unit<'a> {
+    /// 0-based index of the (first) line.
+    line: usize,
+    kind: Kind<'a>,
+}
+
+/// Classifies every line of the file; `Comment:` blocks become one unit.
+fn classify<'a>(lines: &[&'a str]) -> Vec<Unit<'a>> {
+    let block_ends = comment_block_ends(lines);
+    let mut units = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let (kind, next) = classify_line(lines, i, &block_ends);
+        units.push(Unit { line: i, kind });
+        i = next;
+    }
+    resolve_damaged(&mut units);
+    units
+}
+
+/// For each line, the index of the first `Comment-End:` line after it.
+fn comment_block_ends(lines: &[&str]) -> Vec<Option<usize>> {
+    let mut ends = vec![None; lines.len()];
+    let mut next = None;
+    for (i, line) in lines.iter().enumerate().rev() {
+        ends[i] = next;
+        if split_meta(line.trim()).is_some_and(|(key, _)| is_comment_end(key)) {
+            next = Some(i);
+        }
+    }
+    ends
+}
+
+/// Classifies line `i`; returns its kind and the index of the next unclassified line.
+fn classify_line<'a>(
+    lines: &[&'a str],
+    i: usize,
+    block_ends: &[Option<usize>],
+) -> (Kind<'a>, usize) {
+    let line = lines[i];
+    let trimmed = line.trim();
+    if trimmed.is_empty() {
+        return (Kind::Blank, i + 1);
+    }
+    if let Some(rest) = trimmed.strip_prefix(';') {
+        return (Kind::Comment(rest.trim()), i + 1);
+    }
+    if let Some((key, value)) = split_meta(trimmed) {
+        if key.eq_ignore_ascii_case("comment") && value.is_empty() {
+            if let Some(end) = block_ends[i] {
+                let value = lines[i + 1..end]
+                    .iter()
+                    .map(|l| l.trim_end())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                return (Kind::Meta { key, value }, end + 1);
+            }
+        }
+        let value = value.to_string();
+        return (Kind::Meta { key, value }, i + 1);
+    }
+    let kind = if is_board_row(line) {
+        Kind::Row(line)
+    } else if is_damaged_row_shape(line) {
+        Kind::Damaged(line)
+    } else {
+        Kind::Text(trimmed)
+    };
+    (kind, i + 1)
+}
+
+/// Splits a trimmed `Key: value` line. The key starts with a letter and holds only letters,
+/// digits, `-`, `_` and spaces.
+fn split_meta(trimmed: &str) -> Option<(&str, &str)> {
+    let (key, value) = trimmed.split_once(':')?;
+    let key = key.trim_end();
+    let first = key.chars().next()?;
+    let word_char = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | ' ');
+    (first.is_alphabetic() && key.chars().all(word_char)).then_some((key, value.trim()))
+}
+
+/// `Comment-End` or `Comment_End`, any case.
+fn is_comment_end(key: &str) -> bool {
+    key.eq_ignore_ascii_case("comment-end") || key.eq_ignore_ascii_case("comment_end")
+}
+
+/// A character allowed in a board row line (plain or run-length).
+fn is_row_char(c: char) -> bool {
+    matches!(
+        c,
+        '#' | ' ' | '-' | '_' | '.' | '$' | '*' | '@' | '+' | 'p' | 'P' | 'b' | 'B' | '\t' | '|'
+    ) || c.is_ascii_digit()
+}
+
+/// A clean board row: contains `#` and only row characters.
+fn is_board_row(line: &str) -> bool {
+    let line = line.trim_end();
+    line.contains('#') && line.chars().all(is_row_char)
+}
+
+/// A line with `#` that starts and ends with `#`, or is mostly board characters.
+fn is_damaged_row_shape(line: &str) -> bool {
+    let line = line.trim();
+    if !line.contains('#') {
+        return false;
+    }
+    if line.starts_with('#') && line.ends_with('#') {
+        return true;
+    }
+    let (mut board, mut total) = (0usize, 0usize);
+    for c in line.chars().filter(|c| !c.is_whitespace()) {
+        total += 1;
+        if is_row_char(c) {
+            board += 1;
+        }
+    }
+    board * 10 >= total * DAMAGED_ROW_TENTHS
+}
+
+/// Turns runs of damaged lines into rows when they touch a board row, else into text.
+fn resolve_damaged(units: &mut [Unit<'_>]) {
+    let mut i = 0;
+    while i < units.len() {
+        if !matches!(units[i].kind, Kind::Damaged(_)) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < units.len() && matches!(units[i].kind, Kind::Damaged(_)) {
+            i += 1;
+        }
+        let is_row = |j: usize| matches!(units.get(j).map(|u| &u.kind), Some(Kind::Row(_)));
+        let touches_board = (start > 0 && is_row(start - 1)) || is_row(i);
+        for unit in &mut units[start..i] {
+            if let Kind::Damaged(line) = unit.kind {
+                unit.kind = if touches_board {
+                    Kind::Row(line)
+                } else {
+                    Kind::Text(line.trim())
+                };
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Levels, metadata, titles, header
+
+/// The lines between two boards (or before the first, or after the last).
+#[derive(Debug)]
+struct Gap {
+    /// Unit indices of the gap.
+    range: Range<usize>,
+    /// 0-based index of the level whose board comes right before, if any.
+    prev: Option<usize>,
+    /// 0-based index of the level whose board comes right after, if any.
+    next: Option<usize>,
+    /// First and last blank unit of the gap.
+    blanks: Option<(usize, usize)>,
+    /// End of the run of metadata units the gap starts with.
+    meta_prefix_end: usize,
+}
+
+impl Gap {
+    /// The paragraph right after the previous board (up to the first blank line).
+    fn attached(&self) -> Range<usize> {
+        let end = self.blanks.map_or(self.range.end, |(first, _)| first);
+        self.range.start..end
+    }
+
+    /// The paragraph right before the next board (after the last blank line).
+    fn touching(&self) -> Range<usize> {
+        let start = self.blanks.map_or(self.range.start, |(_, last)| last + 1);
+        start..self.range.end
+    }
+
+    /// Who owns metadata unit `i`: the previous level, the next level, or (`None`) the header.
+    fn meta_owner(&self, i: usize) -> Option<usize> {
+        let (Some(prev), Some(next)) = (self.prev, self.next) else {
+            return match self.prev {
+                Some(prev) => Some(prev),
+                None => self.next.filter(|_| self.touching().contains(&i)),
+            };
+        };
+        if self.blanks.is_none() {
+            // One paragraph touching both boards: leading metadata follows the previous board.
+            return Some(if i < self.meta_prefix_end { prev } else { next });
+        }
+        if self.touching().contains(&i) {
+            Some(next)
+        } else {
+            Some(prev)
+        }
+    }
+
+    /// The next level's leading title line (the last comment/text line before its board) and
+    /// whether it is strong (no blank line between it and the board).
+    fn leading_title(&self, units: &[Unit<'_>]) -> Option<(usize, bool)> {
+        let start = match (self.prev, self.blanks) {
+            (Some(_), Some((first, _))) => first,
+            _ => self.range.start,
+        };
+        let line = (start..self.range.end)
+            .rev()
+            .find(|&i| title_text(&units[i].kind).is_some())?;
+        Some((line, self.touching().contains(&line)))
+    }
+
+    /// The previous level's trailing title line: the first plain text line after its board,
+    /// when a blank line or the end of the file separates it from the next board.
+    fn trailing_title(&self, units: &[Unit<'_>]) -> Option<usize> {
+        self.prev?;
+        if self.next.is_some() && self.blanks.is_none() {
+            return None;
+        }
+        self.attached()
+            .find(|&i| matches!(units[i].kind, Kind::Text(_)))
+    }
+}
+
+/// The text a unit offers as a title, if any.
+fn title_text<'a>(kind: &Kind<'a>) -> Option<&'a str> {
+    match *kind {
+        Kind::Comment(text) | Kind::Text(text) if !text.is_empty() => Some(text),
+        _ => None,
+    }
+}
+
+/// Groups units into levels and assigns metadata, titles and the header.
+fn assemble(units: &[Unit<'_>]) -> RawCollection {
+    let boards = board_runs(units);
+    let mut budget = MAX_FILE_CELLS;
+    let mut levels: Vec<RawLevel> = boards
+        .iter()
+        .enumerate()
+        .map(|(k, run)| build_level(k + 1, &units[run.clone()], &mut budget))
+        .collect();
+    let gaps = gaps(units, &boards);
+
+    let mut header_meta = Vec::new();
+    for gap in &gaps {
+        for i in gap.range.clone() {
+            if let Kind::Meta { key, value } = &units[i].kind {
+                let entry = (key.to_string(), value.clone());
+                match gap.meta_owner(i) {
+                    Some(level) => levels[level].metadata.push(entry),
+                    None => header_meta.push(i),
+                }
+            }
+        }
+    }
+
+    let mut first_leading = None;
+    for (k, level) in levels.iter_mut().enumerate() {
+        let leading = gaps[k].leading_title(units);
+        let line = match leading {
+            Some((line, true)) => Some(line),
+            _ => gaps[k + 1]
+                .trailing_title(units)
+                .or(leading.map(|(line, _)| line)),
+        };
+        let from_meta = meta_title(&level.metadata);
+        if k == 0 {
+            // A strong leading line is the level's even when `Title:` overrides it.
+            first_leading = leading
+                .filter(|&(i, strong)| strong || (from_meta.is_none() && line == Some(i)))
+                .map(|(i, _)| i);
+        }
+        level.title = from_meta
+            .or_else(|| line.and_then(|i| title_text(&units[i].kind)))
+            .map(str::to_string);
+    }
+
+    let header = gaps
+        .first()
+        .map(|gap| header_lines(units, gap, &header_meta, first_leading))
+        .unwrap_or_default();
+    RawCollection { header, levels }
+}
+
+/// The first non-empty `Title` metadata value.
+fn meta_title(metadata: &[(String, String)]) -> Option<&str> {
+    metadata
+        .iter()
+        .find(|(key, value)| key.eq_ignore_ascii_case("title") && !value.is_empty())
+        .map(|(_, value)| value.as_str())
+}
+
+/// Unit ranges of the boards: maximal runs of row units.
+fn board_runs(units: &[Unit<'_>]) -> Vec<Range<usize>> {
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    for (i, unit) in units.iter().enumerate() {
+        if matches!(unit.kind, Kind::Row(_)) {
+            match runs.last_mut() {
+                Some(run) if run.end == i => run.end = i + 1,
+                _ => runs.push(i..i + 1),
+            }
+        }
+    }
+    runs
+}
+
+/// The gaps around the boards: one before each board and one after the last.
+fn gaps(units: &[Unit<'_>], boards: &[Range<usize>]) -> Vec<Gap> {
+    (0..=boards.len())
+        .map(|k| {
+            let start = if k == 0 { 0 } else { boards[k - 1].end };
+            let end = boards.get(k).map_or(units.len(), |run| run.start);
+            let mut blank = (start..end).filter(|&i| units[i].kind == Kind::Blank);
+            let first = blank.next();
+            let blanks = first.map(|first| (first, blank.next_back().unwrap_or(first)));
+            let meta_prefix_end = (start..end)
+                .find(|&i| !matches!(units[i].kind, Kind::Meta { .. }))
+                .unwrap_or(end);
+            Gap {
+                range: start..end,
+                prev: k.checked_sub(1),
+                next: (k < boards.len()).then_some(k),
+                blanks,
+                meta_prefix_end,
+            }
+        })
+        .collect()
+}
+
+/// The header: comment, text and metadata lines before the first board that belong to no level.
+fn header_lines(
+    units: &[Unit<'_>],
+    gap: &Gap,
+    header_meta: &[usize],
+    first_leading: Option<usize>,
+) -> Vec<String> {
+    let mut header: Vec<String> = gap
+        .range
+        .clone()
+        .filter(|&i| Some(i) != first_leading)
+        .filter_map(|i| match &units[i].kind {
+            Kind::Comment(text) | Kind::Text(text) => Some(text.to_string()),
+            Kind::Meta { key, value } if header_meta.binary_search(&i).is_ok() => {
+                Some(format!("{key}: {value}").trim_end().to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    let end = header
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |p| p + 1);
+    header.truncate(end);
+    let start = header.iter().position(|l| !l.is_empty()).unwrap_or(0);
+    header.drain(..start);
+    header
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+/// Builds one level's rows from its board-row units.
+fn build_level(index: usize, rows: &[Unit<'_>], budget: &mut usize) -> RawLevel {
+    let mut builder = LevelBuilder {
+        level: RawLevel {
+            index,
+            ..RawLevel::default()
+        },
+        total_rows: 0,
+        budget,
+    };
+    for unit in rows {
+        if let Kind::Row(line) = unit.kind {
+            builder.add_line(line, unit.line + 1);
+        }
+    }
+    builder.finish()
+}
+
+/// A run-length count being read.
+#[derive(Debug, Clone, Copy)]
+struct Count {
+    /// The value, saturating.
+    value: usize,
+    /// 1-based column of its first digit.
+    column: usize,
+    /// Byte range of its digits in the line.
+    start: usize,
+    end: usize,
+}
+
+/// Collects one level's rows and its first error.
+#[derive(Debug)]
+struct LevelBuilder<'b> {
+    level: RawLevel,
+    /// Rows seen, including those past [`MAX_ROWS`] that were not stored.
+    total_rows: usize,
+    /// Row characters the file may still store.
+    budget: &'b mut usize,
+}
+
+impl LevelBuilder<'_> {
+    /// Records a problem unless the level already has one.
+    fn set_error(&mut self, kind: LevelErrorKind, line: usize, column: usize) {
+        if self.level.error.is_none() {
+            self.level.error = Some((kind, line, column));
+        }
+    }
+
+    /// Most characters the next row may store: none once the level has all its rows.
+    fn row_cap(&self) -> usize {
+        if self.total_rows >= MAX_ROWS {
+            0
+        } else {
+            (*self.budget).min(MAX_COLUMNS)
+        }
+    }
+
+    /// Expands one board-row line into rows.
+    fn add_line(&mut self, line: &str, line_no: usize) {
+        let line = line.trim_end();
+        if self.total_rows >= MAX_ROWS {
+            // Already too many rows: only count the rest.
+            let bars = line.matches('|').count();
+            let rows = bars + 1 - usize::from(line.ends_with('|'));
+            self.total_rows = self.total_rows.saturating_add(rows);
+            self.too_many_rows(line_no);
+            return;
+        }
+        let mut row = RowBuilder::new(self.row_cap());
+        let mut count: Option<Count> = None;
+        let mut after_bar = false;
+        for (column, (pos, ch)) in (1..).zip(line.char_indices()) {
+            if let Some(digit) = ch.to_digit(10) {
+                count = Some(extend_count(count, digit, column, pos));
+                continue;
+            }
+            after_bar = ch == '|';
+            if after_bar {
+                if let Some(c) = count.take() {
+                    self.count_error(line, c, line_no, "has no character after it");
+                }
+                let done = std::mem::replace(&mut row, RowBuilder::new(self.row_cap()));
+                self.push_row(done, line_no);
+                continue;
+            }
+            let n = match count.take() {
+                None => 1,
+                Some(c) => match self.check_count(line, c, row.width, line_no) {
+                    Some(n) => n,
+                    None => continue,
+                },
+            };
+            match normalize(ch) {
+                Some('\t') => row.push_tabs(n, column),
+                Some(c) => row.push_run(c, n, column),
+                None => {
+                    self.set_error(LevelErrorKind::UnknownChar(ch), line_no, column);
+                    row.push_run(' ', n, column);
+                }
+            }
+        }
+        if let Some(c) = count {
+            self.count_error(line, c, line_no, "has no character after it");
+        }
+        if !(after_bar && row.width == 0) {
+            self.push_row(row, line_no);
+        }
+    }
+
+    /// The repeat count to use, or `None` (and an error) when it is zero or too large.
+    fn check_count(&mut self, line: &str, c: Count, width: usize, line_no: usize) -> Option<usize> {
+        if c.value == 0 {
+            self.count_error(line, c, line_no, "repeats nothing");
+            return None;
+        }
+        if width.saturating_add(c.value) > MAX_COLUMNS {
+            let why = format!("makes the row wider than {MAX_COLUMNS} columns");
+            self.count_error(line, c, line_no, &why);
+            return None;
+        }
+        Some(c.value)
+    }
+
+    /// Records a [`LevelErrorKind::BadRunLength`] for count `c`.
+    fn count_error(&mut self, line: &str, c: Count, line_no: usize, why: &str) {
+        let digits = line.get(c.start..c.end).unwrap_or("");
+        let shown = if digits.len() > 24 {
+            format!("{}...", &digits[..20])
+        } else {
+            digits.to_string()
+        };
+        let message = format!("count {shown} {why}");
+        self.set_error(LevelErrorKind::BadRunLength(message), line_no, c.column);
+    }
+
+    /// Records that the level has more than [`MAX_ROWS`] rows (the count is final in `finish`).
+    fn too_many_rows(&mut self, line_no: usize) {
+        let kind = LevelErrorKind::TooLarge {
+            what: "rows",
+            actual: self.total_rows,
+            limit: MAX_ROWS,
+        };
+        self.set_error(kind, line_no, 1);
+    }
+
+    /// Stores a finished row, enforcing the row, column and file limits.
+    fn push_row(&mut self, row: RowBuilder, line_no: usize) {
+        self.total_rows = self.total_rows.saturating_add(1);
+        if self.total_rows > MAX_ROWS {
+            self.too_many_rows(line_no);
+            return;
+        }
+        if let Some(column) = row.overflow_column {
+            let kind = LevelErrorKind::TooLarge {
+                what: "columns",
+                actual: row.width,
+                limit: MAX_COLUMNS,
+            };
+            self.set_error(kind, line_no, column);
+        } else if row.width > row.cap {
+            let kind = LevelErrorKind::TooLarge {
+                what: "cells in the file",
+                actual: (MAX_FILE_CELLS - *self.budget).saturating_add(row.width),
+                limit: MAX_FILE_CELLS,
+            };
+            self.set_error(kind, line_no, 1);
+        }
+        *self.budget = self.budget.saturating_sub(row.text.len());
+        let mut text = row.text;
+        text.truncate(text.trim_end().len());
+        self.level.rows.push(text);
+        self.level.row_lines.push(line_no);
+    }
+
+    /// The finished level; a row-count error gets the final count.
+    fn finish(mut self) -> RawLevel {
+        if let Some((
+            LevelErrorKind::TooLarge {
+                what: "rows",
+                actual,
+                ..
+            },
+            _,
+            _,
+        )) = &mut self.level.error
+        {
+            *actual = self.total_rows;
+        }
+        self.level
+    }
+}
+
+/// Adds a digit to the count being read (or starts one).
+fn extend_count(count: Option<Count>, digit: u32, column: usize, pos: usize) -> Count {
+    let digit = digit as usize;
+    match count {
+        None => Count {
+            value: digit,
+            column,
+            start: pos,
+            end: pos + 1,
+        },
+        Some(c) => Count {
+            value: c.value.saturating_mul(10).saturating_add(digit),
+            end: pos + 1,
+            ..c
+        },
+    }
+}
+
+/// The XSB character a row character stands for (tab stays tab); `None` for foreign ones.
+fn normalize(ch: char) -> Option<char> {
+    Some(match ch {
+        '#' | '.' | '$' | '*' | '@' | '+' | '\t' => ch,
+        ' ' | '-' | '_' => ' ',
+        'p' => '@',
+        'P' => '+',
+        'b' => '$',
+        'B' => '*',
+        _ => return None,
+    })
+}
+
+/// One row being expanded; stores at most `cap` characters but counts them all.
+#[derive(Debug)]
+struct RowBuilder {
+    text: String,
+    /// Columns so far, including those not stored (saturating).
+    width: usize,
+    /// Most characters to store.
+    cap: usize,
+    /// Column of the line where the row went past [`MAX_COLUMNS`].
+    overflow_column: Option<usize>,
+}
+
+impl RowBuilder {
+    /// A new row that stores at most `cap` characters.
+    fn new(cap: usize) -> Self {
+        Self {
+            text: String::new(),
+            width: 0,
+            cap,
+            overflow_column: None,
+        }
+    }
+
+    /// Appends `n` copies of `ch`, read at `column` of the line.
+    fn push_run(&mut self, ch: char, n: usize, column: usize) {
+        let new_width = self.width.saturating_add(n);
+        if new_width > MAX_COLUMNS && self.overflow_column.is_none() {
+            self.overflow_column = Some(column);
+        }
+        let stored = new_width.min(self.cap) - self.width.min(self.cap);
+        self.text.extend(iter::repeat_n(ch, stored));
+        self.width = new_width;
+    }
+
+    /// Appends `n` tabs: each moves to the next multiple of [`TAB_WIDTH`].
+    fn push_tabs(&mut self, n: usize, column: usize) {
+        if n > 0 {
+            let first = TAB_WIDTH - self.width % TAB_WIDTH;
+            let spaces = (n - 1).saturating_mul(TAB_WIDTH).saturating_add(first);
+            self.push_run(' ', spaces, column);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> RawCollection {
+        match parse_collection(text.as_bytes()) {
+            Ok(c) => c,
+            Err(e) => panic!("parse failed: {e}"),
+        }
+    }
+
+    fn titles(c: &RawCollection) -> Vec<Option<&str>> {
+        c.levels.iter().map(|l| l.title.as_deref()).collect()
+    }
+
+    #[test]
+    fn file_errors() {
+        assert_eq!(parse_collection(b""), Err(ParseError::Empty));
+        assert_eq!(parse_collection(b" \n\t\r\n  "), Err(ParseError::Empty));
+        assert_eq!(parse_collection(b"\xEF\xBB\xBF\n"), Err(ParseError::Empty));
+        assert_eq!(
+            parse_collection(b"; just a comment\nhello\n"),
+            Err(ParseError::NoLevel)
+        );
+        assert_eq!(parse_collection(b"Title: x\n"), Err(ParseError::NoLevel));
+        assert_eq!(
+            parse_collection(b"\xFF\xFE#\x00#\x00"),
+            Err(ParseError::Utf16)
+        );
+        assert_eq!(
+            parse_collection(b"\xFE\xFF\x00#\x00#"),
+            Err(ParseError::Utf16)
+        );
+        let utf16: Vec<u8> = "####\n#@$.#\n####\n".bytes().flat_map(|b| [b, 0]).collect();
+        assert_eq!(parse_collection(&utf16), Err(ParseError::Utf16));
+    }
+
+    #[test]
+    fn plain_level_with_title() {
+        let c = parse("; 1\n\n#####\n#@$.#\n#####\n");
+        assert_eq!(c.levels.len(), 1);
+        let level = &c.levels[0];
+        assert_eq!(level.index, 1);
+        assert_eq!(level.title.as_deref(), Some("1"));
+        assert_eq!(level.rows, ["#####", "#@$.#", "#####"]);
+        assert_eq!(level.row_lines, [3, 4, 5]);
+        assert_eq!(level.error, None);
+        assert!(c.header.is_empty());
+    }
+
+    #[test]
+    fn bom_and_line_endings() {
+        let c = parse("\u{FEFF}; a\r#####\r\n#@$.#\r#####\n\n; b\r\r####\r#@*#\r####");
+        assert_eq!(titles(&c), [Some("a"), Some("b")]);
+        assert_eq!(c.levels[0].rows, ["#####", "#@$.#", "#####"]);
+        assert_eq!(c.levels[1].row_lines, [8, 9, 10]);
+    }
+
+    #[test]
+    fn latin1_fallback() {
+        let c = parse_collection(b"; caf\xE9\n####\n#@*#\n####\n").expect("parses");
+        assert_eq!(c.levels[0].title.as_deref(), Some("caf\u{e9}"));
+    }
+
+    #[test]
+    fn alternative_characters_are_normalized() {
+        let c = parse("#######\n#-p_bB#\n#P.__ #  \t\n#######\n");
+        assert_eq!(
+            c.levels[0].rows,
+            ["#######", "# @ $*#", "#+.   #", "#######"]
+        );
+    }
+
+    #[test]
+    fn tabs_expand_to_multiples_of_eight() {
+        let c = parse("\t####\n\t#@*#\n##\t##\n");
+        assert_eq!(c.levels[0].rows[0], "        ####");
+        assert_eq!(c.levels[0].rows[2], "##      ##");
+    }
+
+    #[test]
+    fn run_length_rows() {
+        let c = parse("; r\n4#|#.@#|4#\n6#\n#2-.#|6#|\n");
+        let level = &c.levels[0];
+        assert_eq!(
+            level.rows,
+            ["####", "#.@#", "####", "######", "#  .#", "######"]
+        );
+        assert_eq!(level.row_lines, [2, 2, 2, 3, 4, 4]);
+        assert_eq!(level.error, None);
+    }
+
+    #[test]
+    fn unknown_char_inside_board() {
+        let c = parse("; t\n#####\n#@$.#\n# x #\n#####\n");
+        assert_eq!(c.levels.len(), 1);
+        let level = &c.levels[0];
+        assert_eq!(level.title.as_deref(), Some("t"));
+        assert_eq!(level.rows, ["#####", "#@$.#", "#   #", "#####"]);
+        assert_eq!(level.error, Some((LevelErrorKind::UnknownChar('x'), 4, 3)));
+    }
+
+    #[test]
+    fn unknown_char_in_first_and_last_row() {
+        let c = parse("#a##\n#@*#\n##z#\n\nhello #\n");
+        let level = &c.levels[0];
+        assert_eq!(c.levels.len(), 1);
+        assert_eq!(level.rows.len(), 3);
+        assert_eq!(level.error, Some((LevelErrorKind::UnknownChar('a'), 1, 2)));
+    }
+
+    #[test]
+    fn text_with_hash_is_never_a_row() {
+        let c = parse("Author: Bob # 2\n; # comment\n####\n#@*#\n####\nLevel #3 of 10\n");
+        assert_eq!(c.levels.len(), 1);
+        assert_eq!(c.levels[0].rows.len(), 3);
+        assert_eq!(c.levels[0].error, None);
+        assert_eq!(c.levels[0].metadata, [("Author".into(), "Bob # 2".into())]);
+        assert_eq!(c.levels[0].title.as_deref(), Some("# comment"));
+    }
+
+    #[test]
+    fn bad_counts() {
+        let cases: [(&str, usize); 4] = [
+            ("#0#\n#@*#\n####\n", 2),
+            ("####\n#@*#3\n####\n", 5),
+            ("####|#@*#|4\n", 11),
+            ("4#|#@*#|99999999999999999999#\n", 9),
+        ];
+        for (text, column) in cases {
+            let c = parse(text);
+            assert_eq!(c.levels.len(), 1, "{text:?}");
+            let Some((LevelErrorKind::BadRunLength(msg), _, col)) = &c.levels[0].error else {
+                panic!("{text:?}: {:?}", c.levels[0].error);
+            };
+            assert_eq!(*col, column, "{text:?}: {msg}");
+        }
+    }
+
+    #[test]
+    fn count_just_over_the_width() {
+        let c = parse("4000#97-#\n");
+        let Some((LevelErrorKind::BadRunLength(_), 1, 6)) = &c.levels[0].error else {
+            panic!("{:?}", c.levels[0].error);
+        };
+        assert_eq!(c.levels[0].rows[0].len(), 4001);
+    }
+
+    #[test]
+    fn too_many_columns() {
+        let line = "#".repeat(MAX_COLUMNS + 10);
+        let c = parse(&line);
+        let expected = LevelErrorKind::TooLarge {
+            what: "columns",
+            actual: MAX_COLUMNS + 10,
+            limit: MAX_COLUMNS,
+        };
+        assert_eq!(c.levels[0].error, Some((expected, 1, MAX_COLUMNS + 1)));
+        assert_eq!(c.levels[0].rows[0].len(), MAX_COLUMNS);
+    }
+
+    #[test]
+    fn too_many_rows() {
+        let text = "#|".repeat(MAX_ROWS + 5) + "\n#\n#|#|\n";
+        let c = parse(&text);
+        let level = &c.levels[0];
+        assert_eq!(level.rows.len(), MAX_ROWS);
+        let expected = LevelErrorKind::TooLarge {
+            what: "rows",
+            actual: MAX_ROWS + 8,
+            limit: MAX_ROWS,
+        };
+        assert_eq!(level.error, Some((expected, 1, 1)));
+    }
+
+    #[test]
+    fn too_many_rows_one_per_line() {
+        let c = parse(&"#\n".repeat(MAX_ROWS + 3));
+        let expected = LevelErrorKind::TooLarge {
+            what: "rows",
+            actual: MAX_ROWS + 3,
+            limit: MAX_ROWS,
+        };
+        assert_eq!(c.levels[0].error, Some((expected, MAX_ROWS + 1, 1)));
+        assert_eq!(c.levels[0].rows.len(), MAX_ROWS);
+    }
+
+    #[test]
+    fn file_cell_budget_bounds_memory() {
+        // Each line expands to 4096 x 4096 cells; 5 levels would need 80 Mi cells.
+        let level = "4096#|".repeat(MAX_ROWS) + "\n\n";
+        let c = parse(&level.repeat(5));
+        let stored: usize = c.levels.iter().flat_map(|l| &l.rows).map(String::len).sum();
+        assert!(stored <= MAX_FILE_CELLS);
+        let Some((LevelErrorKind::TooLarge { what, .. }, _, _)) = &c.levels[4].error else {
+            panic!("{:?}", c.levels[4].error);
+        };
+        assert_eq!(*what, "cells in the file");
+    }
+
+    #[test]
+    fn header_and_first_title() {
+        let c = parse(
+            "; Microban\n\n; Copyright: X\n;\n; 1\n\n####\n#@*#\n####\n\n; 2\n\n####\n#@*#\n####\n",
+        );
+        assert_eq!(c.header, ["Microban", "Copyright: X"]);
+        assert_eq!(titles(&c), [Some("1"), Some("2")]);
+    }
+
+    #[test]
+    fn sok_metadata_after_board() {
+        let text = "Collection: Demo\n\nFirst\n####\n#@*#\n####\nTitle: One\nAuthor: Ann\nComment:\n#####\n\nline two\nComment-End:\n\nSecond\n####\n#@*#\n####\nAuthor: Bob\n";
+        let c = parse(text);
+        assert_eq!(c.header, ["Collection: Demo"]);
+        assert_eq!(titles(&c), [Some("One"), Some("Second")]);
+        assert_eq!(
+            c.levels[0].metadata,
+            [
+                ("Title".to_string(), "One".to_string()),
+                ("Author".into(), "Ann".into()),
+                ("Comment".into(), "#####\n\nline two".into()),
+            ]
+        );
+        assert_eq!(c.levels[1].metadata, [("Author".into(), "Bob".into())]);
+    }
+
+    #[test]
+    fn unterminated_comment_block_is_one_line() {
+        let c = parse("####\n#@*#\n####\nComment:\n####\n#@*#\n####\n");
+        assert_eq!(c.levels.len(), 2);
+        assert_eq!(c.levels[0].metadata, [("Comment".into(), String::new())]);
+    }
+
+    #[test]
+    fn titles_after_boards() {
+        let c = parse("####\n#@*#\n####\nLevel 1\n\n####\n#@*#\n####\nLevel 2\n");
+        assert_eq!(titles(&c), [Some("Level 1"), Some("Level 2")]);
+    }
+
+    #[test]
+    fn titles_without_blank_lines_go_to_the_next_board() {
+        let c = parse("; 1\n####\n#@*#\n####\n; 2\n####\n#@*#\n####\n");
+        assert_eq!(titles(&c), [Some("1"), Some("2")]);
+        let c = parse("####\n#@*#\n####\nTitle: A\n; 2\n####\n#@*#\n####\nTitle: B\n");
+        assert_eq!(titles(&c), [Some("A"), Some("B")]);
+        assert_eq!(c.levels[0].metadata.len(), 1);
+    }
+
+    #[test]
+    fn title_before_wins_over_text_after() {
+        let c = parse("; 1\n####\n#@*#\n####\nnotes on one\n\n; 2\n####\n#@*#\n####\n");
+        assert_eq!(titles(&c), [Some("1"), Some("2")]);
+    }
+
+    #[test]
+    fn title_under_the_board_beats_a_header_comment() {
+        let c = parse("; My set\n\n####\n#@*#\n####\nLevel A\n\n####\n#@*#\n####\nLevel B\n");
+        assert_eq!(titles(&c), [Some("Level A"), Some("Level B")]);
+        assert_eq!(c.header, ["My set"]);
+    }
+
+    #[test]
+    fn comment_under_the_board_is_not_a_title() {
+        let c = parse("; 1\n\n####\n#@*#\n####\n; notes\n\n; 2\n\n####\n#@*#\n####\n");
+        assert_eq!(titles(&c), [Some("1"), Some("2")]);
+    }
+
+    #[test]
+    fn level_without_any_title() {
+        let c = parse("####\n#@*#\n####\n\n####\n#@*#\n####\n");
+        assert_eq!(titles(&c), [None, None]);
+    }
+
+    #[test]
+    fn metadata_before_first_board() {
+        let c = parse("Author: Ann\n\nTitle: T\nAuthor: Bob\n####\n#@*#\n####\n");
+        assert_eq!(c.header, ["Author: Ann"]);
+        assert_eq!(c.levels[0].title.as_deref(), Some("T"));
+        assert_eq!(c.levels[0].metadata.len(), 2);
+    }
+
+    mod props {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// Pieces of level files, glued at random.
+        const TOKENS: &[&str] = &[
+            "#",
+            "##",
+            " ",
+            "-",
+            "_",
+            ".",
+            "$",
+            "*",
+            "@",
+            "+",
+            "p",
+            "B",
+            "x",
+            "\t",
+            "|",
+            "0",
+            "7",
+            "99999999999999999999",
+            "4096",
+            "\n",
+            "\r\n",
+            "\r",
+            "\n\n",
+            "; ",
+            ";",
+            "Title: ",
+            "Author:",
+            "Comment:",
+            "Comment-End:",
+            "Comment_End:",
+            ":",
+            "é",
+            "\u{feff}",
+        ];
+
+        fn row() -> impl Strategy<Value = String> {
+            "[ #.$*@+]{0,12}".prop_map(|s| {
+                let s = s.trim_end().to_string();
+                if s.contains('#') {
+                    s
+                } else {
+                    format!("{s}#")
+                }
+            })
+        }
+
+        fn board() -> impl Strategy<Value = Vec<String>> {
+            prop::collection::vec(row(), 1..6)
+        }
+
+        fn separator() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just("\n".to_string()),
+                Just("\n\n".to_string()),
+                "[a-zA-Z0-9 ]{0,10}".prop_map(|t| format!("\n; {t}\n")),
+                "[a-zA-Z0-9 ]{0,10}".prop_map(|t| format!("\n\n; {t}\n\n")),
+            ]
+        }
+
+        proptest! {
+            #[test]
+            fn never_panics(bytes in prop::collection::vec(any::<u8>(), 0..4096)) {
+                let _ = parse_collection(&bytes);
+            }
+
+            #[test]
+            fn never_panics_on_board_like_text(
+                tokens in prop::collection::vec(prop::sample::select(TOKENS), 0..400)
+            ) {
+                let _ = parse_collection(tokens.concat().as_bytes());
+            }
+
+            #[test]
+            fn separated_boards_count(
+                boards in prop::collection::vec(board(), 1..8),
+                seps in prop::collection::vec(separator(), 8),
+            ) {
+                let mut text = String::new();
+                for (board, sep) in boards.iter().zip(&seps) {
+                    text.push_str(&board.join("\n"));
+                    // A plain newline would join the boards: use a blank line instead.
+                    text.push_str(if sep == "\n" { "\n\n" } else { sep });
+                }
+                let c = parse_collection(text.as_bytes());
+                prop_assert!(c.is_ok());
+                let c = c.unwrap_or_default();
+                prop_assert_eq!(c.levels.len(), boards.len());
+            }
+
+            #[test]
+            fn round_trip(
+                levels in prop::collection::vec(("[a-zA-Z0-9]{1,3}[a-zA-Z0-9 ]{0,10}", board()), 1..8)
+            ) {
+                let mut text = String::new();
+                for (title, rows) in &levels {
+                    text.push_str(&format!("; {title}\n{}\n\n", rows.join("\n")));
+                }
+                let c = parse_collection(text.as_bytes());
+                prop_assert!(c.is_ok());
+                let c = c.unwrap_or_default();
+                prop_assert_eq!(c.levels.len(), levels.len());
+                for (level, (title, rows)) in c.levels.iter().zip(&levels) {
+                    prop_assert_eq!(level.title.as_deref(), Some(title.trim()));
+                    prop_assert_eq!(&level.rows, rows);
+                    prop_assert_eq!(&level.error, &None);
+                }
+            }
+        }
+    }
+}

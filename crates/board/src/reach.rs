@@ -1,0 +1,135 @@
+//! Where the player can walk: a box map and a flood fill that reuses its buffers.
+
+use crate::board::{Board, Cell, NO_CELL};
+
+/// Which box (by index) stands on each cell, or none. Reused across states: set the boxes of
+/// one state, use it, clear them again.
+#[derive(Debug, Clone)]
+pub struct BoxMap {
+    at: Vec<u16>,
+}
+
+/// "No box" in a [`BoxMap`].
+const EMPTY: u16 = u16::MAX;
+
+impl BoxMap {
+    /// An empty map for a board with `n_cells` cells.
+    pub fn new(n_cells: usize) -> BoxMap {
+        BoxMap {
+            at: vec![EMPTY; n_cells],
+        }
+    }
+
+    /// True if a box stands on `cell`.
+    #[inline]
+    pub fn is_box(&self, cell: Cell) -> bool {
+        self.at[cell as usize] != EMPTY
+    }
+
+    /// The index of the box on `cell`, if any.
+    #[inline]
+    pub fn box_at(&self, cell: Cell) -> Option<usize> {
+        let i = self.at[cell as usize];
+        (i != EMPTY).then_some(i as usize)
+    }
+
+    /// Puts box number `index` on `cell`.
+    #[inline]
+    pub fn set(&mut self, cell: Cell, index: usize) {
+        self.at[cell as usize] = index as u16;
+    }
+
+    /// Removes whatever box stands on `cell`.
+    #[inline]
+    pub fn clear(&mut self, cell: Cell) {
+        self.at[cell as usize] = EMPTY;
+    }
+
+    /// Puts the boxes of a list on the map, box `i` on `boxes[i]`.
+    #[inline]
+    pub fn set_all(&mut self, boxes: &[Cell]) {
+        for (i, &b) in boxes.iter().enumerate() {
+            self.at[b as usize] = i as u16;
+        }
+    }
+
+    /// Removes the boxes of a list from the map.
+    #[inline]
+    pub fn clear_all(&mut self, boxes: &[Cell]) {
+        for &b in boxes {
+            self.at[b as usize] = EMPTY;
+        }
+    }
+
+    /// Moves the box on `from` to `to`, keeping its index.
+    #[inline]
+    pub fn move_box(&mut self, from: Cell, to: Cell) {
+        self.at[to as usize] = self.at[from as usize];
+        self.at[from as usize] = EMPTY;
+    }
+}
+
+/// A reusable flood fill of the player's region. Marks are generation stamps, so a new fill
+/// costs only the cells it reaches.
+#[derive(Debug, Clone)]
+pub struct Reach {
+    stamp: Vec<u32>,
+    current: u32,
+    stack: Vec<Cell>,
+}
+
+impl Reach {
+    /// A flood fill for a board with `n_cells` cells.
+    pub fn new(n_cells: usize) -> Reach {
+        Reach {
+            stamp: vec![0; n_cells],
+            current: 0,
+            stack: Vec::with_capacity(n_cells),
+        }
+    }
+
+    fn next_stamp(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.fill(0);
+            self.current = 1;
+        }
+    }
+
+    /// Marks every cell the player can walk to from `from` without pushing, and returns the
+    /// smallest of them: the normalized player position.
+    #[inline]
+    pub fn fill(&mut self, board: &Board, boxes: &BoxMap, from: Cell) -> Cell {
+        self.next_stamp();
+        let cur = self.current;
+        self.stamp[from as usize] = cur;
+        self.stack.clear();
+        self.stack.push(from);
+        let mut min = from;
+        while let Some(c) = self.stack.pop() {
+            for &n in board.neighbours(c) {
+                if n != NO_CELL && self.stamp[n as usize] != cur && !boxes.is_box(n) {
+                    self.stamp[n as usize] = cur;
+                    min = min.min(n);
+                    self.stack.push(n);
+                }
+            }
+        }
+        min
+    }
+
+    /// True if the last fill reached `cell`.
+    #[inline]
+    pub fn contains(&self, cell: Cell) -> bool {
+        self.stamp[cell as usize] == self.current
+    }
+
+    /// The cells the last fill reached, in no particular order.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.stamp
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &s)| s == self.current)
+            .map(|(c, _)| c as Cell)
+    }
+}

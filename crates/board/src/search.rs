@@ -1,0 +1,183 @@
+//! The seam between the search loop and the move generators: one trait that the forward
+//! (push) and backward (pull) crates implement and the engine's loop is generic over.
+
+use crate::board::{Cell, NO_CELL};
+use crate::dir::Dir;
+use crate::moves::Push;
+use crate::state::{Fingerprint, State};
+
+/// Which way a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// From the start position, pushing boxes.
+    Forward,
+    /// From the solved positions, pulling boxes.
+    Backward,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Forward => Side::Backward,
+            Side::Backward => Side::Forward,
+        }
+    }
+
+    /// `forward` or `backward`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Forward => "forward",
+            Side::Backward => "backward",
+        }
+    }
+}
+
+/// A push or a pull in 16 bits: the cell the box moved to (14 bits) and the direction it
+/// moved in (2 bits). [`PackedMove::ROOT`] marks a state that no move led to.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PackedMove(u16);
+
+impl PackedMove {
+    /// No move: the state is a root of its search.
+    pub const ROOT: PackedMove = PackedMove(u16::MAX);
+
+    /// The box moved in `dir` and arrived on `to`.
+    #[inline]
+    pub fn new(to: Cell, dir: Dir) -> PackedMove {
+        debug_assert!((to as usize) < crate::board::MAX_CELLS);
+        PackedMove((to << 2) | dir as u16)
+    }
+
+    /// The 16 bits.
+    #[inline]
+    pub fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// From 16 bits written by [`PackedMove::bits`].
+    #[inline]
+    pub fn from_bits(bits: u16) -> PackedMove {
+        PackedMove(bits)
+    }
+
+    /// True for [`PackedMove::ROOT`].
+    #[inline]
+    pub fn is_root(self) -> bool {
+        self == PackedMove::ROOT
+    }
+
+    /// The box's cell after the move ([`NO_CELL`] for the root).
+    #[inline]
+    pub fn to(self) -> Cell {
+        if self.is_root() {
+            NO_CELL
+        } else {
+            self.0 >> 2
+        }
+    }
+
+    /// The direction the box moved in.
+    #[inline]
+    pub fn dir(self) -> Dir {
+        Dir::from_index((self.0 & 3) as usize)
+    }
+}
+
+impl std::fmt::Debug for PackedMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_root() {
+            f.write_str("ROOT")
+        } else {
+            write!(f, "{}->{}", self.dir(), self.to())
+        }
+    }
+}
+
+/// A state being expanded, as the search loop stores it.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeRef<'a> {
+    /// Box cells, in the order the node was stored (not necessarily sorted).
+    pub boxes: &'a [Cell],
+    /// Any cell of the player's region (the search stores the normalized one).
+    pub player: Cell,
+    /// The canonical fingerprint.
+    pub fp: Fingerprint,
+    /// Moves from the root of its search.
+    pub g: u32,
+}
+
+/// A successor found by expanding a node.
+#[derive(Clone, Copy, Debug)]
+pub struct Child {
+    /// Which box of the parent's list moved.
+    pub box_index: u16,
+    /// The box's new cell.
+    pub to: Cell,
+    /// The direction it moved in.
+    pub dir: Dir,
+    /// The normalized player position after the move.
+    pub player: Cell,
+    /// The child's canonical fingerprint.
+    pub fp: Fingerprint,
+    /// The child's heuristic value (a lower bound when the bound is admissible).
+    pub h: u32,
+    /// True if the child is a goal of its search.
+    pub goal: bool,
+}
+
+impl Child {
+    /// The move that made this child, packed.
+    #[inline]
+    pub fn packed(&self) -> PackedMove {
+        PackedMove::new(self.to, self.dir)
+    }
+}
+
+/// A root state of a search, with its heuristic value.
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// The state, with the player already normalized.
+    pub state: State,
+    /// Its fingerprint.
+    pub fp: Fingerprint,
+    /// Its heuristic value.
+    pub h: u32,
+}
+
+/// Counters of one pruning test: its name and how many children it cut.
+pub type PruneCount = (&'static str, u64);
+
+/// A move generator for one direction of search. The engine's best-first loop is generic
+/// over this trait, so forward and backward searches share one loop.
+pub trait Expander: Sync {
+    /// Per-thread working memory (box maps, flood-fill buffers, matching state, counters).
+    type Scratch: Send;
+
+    /// The direction of this search.
+    fn side(&self) -> Side;
+
+    /// Fresh working memory for one thread.
+    fn new_scratch(&self) -> Self::Scratch;
+
+    /// The states the search starts from, deduplicated, with their heuristic values; roots
+    /// that are already known to be dead are left out.
+    fn roots(&self, scratch: &mut Self::Scratch) -> Vec<Root>;
+
+    /// True if the node is a goal of this search (forward: every box on a goal; backward: the
+    /// level's start position).
+    fn is_goal(&self, scratch: &mut Self::Scratch, node: NodeRef<'_>) -> bool;
+
+    /// Appends every child of `node` that survives this direction's pruning to `out`.
+    fn expand(&self, scratch: &mut Self::Scratch, node: NodeRef<'_>, out: &mut Vec<Child>);
+
+    /// The state a move came from: `state` with the move undone (player not normalized), or
+    /// `None` if the move cannot have led to `state`.
+    fn parent(&self, state: &State, mv: PackedMove) -> Option<State>;
+
+    /// The move written as a forward push. A pull read in reverse is a push.
+    fn as_push(&self, mv: PackedMove) -> Push;
+
+    /// How many children each pruning test cut in this scratch so far.
+    fn prune_counts(&self, scratch: &Self::Scratch) -> Vec<PruneCount>;
+}

@@ -1,0 +1,149 @@
+//! Positions: the box set plus the player, and their 128-bit Zobrist fingerprints.
+
+use std::fmt;
+
+use crate::board::{Board, Cell};
+use crate::reach::{BoxMap, Reach};
+
+/// A 128-bit Zobrist hash of a canonical state (box set + normalized player position).
+///
+/// Equal states have equal fingerprints; different states collide with probability about
+/// 2^-128 per pair. Solutions are always replayed, so a collision can cost a search its
+/// answer but can never produce a wrong one.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Fingerprint(pub u128);
+
+impl Fingerprint {
+    /// The low 64 bits: the key in hash tables.
+    #[inline]
+    pub fn key(self) -> u64 {
+        self.0 as u64
+    }
+
+    /// 32 more bits, for tables that store a 64-bit key and check these on top.
+    #[inline]
+    pub fn check(self) -> u32 {
+        (self.0 >> 64) as u32
+    }
+}
+
+impl fmt::Debug for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Fingerprint({:032x})", self.0)
+    }
+}
+
+impl std::ops::BitXor for Fingerprint {
+    type Output = Fingerprint;
+    #[inline]
+    fn bitxor(self, rhs: Fingerprint) -> Fingerprint {
+        Fingerprint(self.0 ^ rhs.0)
+    }
+}
+
+impl std::ops::BitXorAssign for Fingerprint {
+    #[inline]
+    fn bitxor_assign(&mut self, rhs: Fingerprint) {
+        self.0 ^= rhs.0;
+    }
+}
+
+/// Random keys for every cell: one for a box there, one for the (normalized) player there.
+/// Generated from a fixed seed, so fingerprints are the same in every run.
+#[derive(Debug, Clone)]
+pub struct Zobrist {
+    boxes: Vec<u128>,
+    player: Vec<u128>,
+}
+
+/// SplitMix64: a small, well-mixed generator, enough for Zobrist keys.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Zobrist {
+    pub(crate) fn new(n_cells: usize) -> Zobrist {
+        let mut seed = 0x5EED_B150_17E5_0001;
+        let mut key =
+            || (u128::from(splitmix64(&mut seed)) << 64) | u128::from(splitmix64(&mut seed));
+        let boxes = (0..n_cells).map(|_| key()).collect();
+        let player = (0..n_cells).map(|_| key()).collect();
+        Zobrist { boxes, player }
+    }
+
+    /// The key of a box on `cell`.
+    #[inline]
+    pub fn box_key(&self, cell: Cell) -> Fingerprint {
+        Fingerprint(self.boxes[cell as usize])
+    }
+
+    /// The key of the normalized player on `cell`.
+    #[inline]
+    pub fn player_key(&self, cell: Cell) -> Fingerprint {
+        Fingerprint(self.player[cell as usize])
+    }
+
+    /// The fingerprint of a box set with the normalized player on `player`.
+    #[inline]
+    pub fn fingerprint(&self, boxes: &[Cell], normalized_player: Cell) -> Fingerprint {
+        let mut fp = self.player_key(normalized_player);
+        for &b in boxes {
+            fp ^= self.box_key(b);
+        }
+        fp
+    }
+}
+
+/// A position: where the boxes are and where the player stands.
+///
+/// `player` is the real square, which matters for writing moves; the canonical form used for
+/// duplicate detection replaces it with the smallest cell of the player's reachable region
+/// ([`State::normalized_player`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Box cells, sorted ascending.
+    pub boxes: Vec<Cell>,
+    /// The player's cell.
+    pub player: Cell,
+}
+
+impl State {
+    /// A state from box cells in any order.
+    pub fn new(mut boxes: Vec<Cell>, player: Cell) -> State {
+        boxes.sort_unstable();
+        State { boxes, player }
+    }
+
+    /// The smallest cell the player can walk to without pushing.
+    pub fn normalized_player(&self, board: &Board) -> Cell {
+        let mut map = BoxMap::new(board.n_cells());
+        map.set_all(&self.boxes);
+        Reach::new(board.n_cells()).fill(board, &map, self.player)
+    }
+
+    /// The canonical fingerprint: boxes plus normalized player.
+    pub fn fingerprint(&self, board: &Board) -> Fingerprint {
+        board
+            .zobrist()
+            .fingerprint(&self.boxes, self.normalized_player(board))
+    }
+
+    /// True when every box stands on a goal.
+    pub fn is_solved(&self, board: &Board) -> bool {
+        self.boxes.iter().all(|&b| board.is_goal(b))
+    }
+
+    /// Moves the box on `from` to `to` (keeping the boxes sorted) and puts the player on
+    /// `player`. Does not check legality.
+    pub fn move_box(&mut self, from: Cell, to: Cell, player: Cell) {
+        if let Some(i) = self.boxes.iter().position(|&b| b == from) {
+            self.boxes[i] = to;
+            self.boxes.sort_unstable();
+        }
+        self.player = player;
+    }
+}

@@ -1,0 +1,143 @@
+//! Command-line arguments (clap). Parsed here, then turned into the engine's types.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// bisolve: a parallel bidirectional Sokoban solver.
+///
+/// Give it a level file (one level or a whole collection, XSB/SOK/RLE) and it prints a
+/// verified solution for each level as LURD moves (walks lower case, pushes upper case).
+///
+/// Exit status: 0 when every requested level was solved, 1 when some were not, 2 for
+/// invalid input or usage, 130 when interrupted.
+#[derive(Debug, Parser)]
+#[command(
+    name = "bisolve",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub solve: SolveArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Draw levels, optionally with dead squares and the player's reach marked.
+    Show(ShowArgs),
+    /// Check a solution: prints moves and pushes and exits 0 when it solves the level,
+    /// names the first bad move and exits 1 otherwise.
+    Verify(VerifyArgs),
+    /// List the search strategies `--strategy` accepts.
+    Strategies,
+}
+
+/// Which level of a file.
+#[derive(Debug, Args, Clone)]
+pub struct LevelSelect {
+    /// Level to use: 1-based index in the file, or its title. Default: every level.
+    #[arg(long, short = 'l', value_name = "N|TITLE")]
+    pub level: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Level file (XSB, SOK or RLE rows; one level or a collection).
+    #[arg(value_name = "FILE", required = true)]
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub select: LevelSelect,
+    /// Worker threads. 1 is deterministic.
+    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    /// Time limit per level in seconds (fractions allowed).
+    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+    pub time_limit: f64,
+    /// Memory limit for the search (visited table and open lists), e.g. 2G, 512M, 1.5GiB.
+    /// Default: 60% of physical memory.
+    #[arg(long, value_name = "SIZE")]
+    pub memory: Option<String>,
+    /// Stop after this many visited states.
+    #[arg(long, value_name = "N")]
+    pub states: Option<usize>,
+    /// Search strategy (see `bisolve strategies`).
+    #[arg(long, short = 's', default_value = "bidirectional")]
+    pub strategy: String,
+    /// One JSON object per level per line on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Print only the summary line of each level, not the solution.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub pruning: PruningArgs,
+}
+
+/// Switches for every pruning technique, so each one's effect can be measured.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PruningArgs {
+    /// Forward lower bound: min-cost matching of boxes to goals, nearest goal, or none.
+    #[arg(long, value_enum, default_value_t = BoundArg::Matching)]
+    pub bound: BoundArg,
+    /// Backward lower bound: matching of boxes to start squares, nearest, or none.
+    #[arg(long, value_enum, default_value_t = BoundArg::Matching)]
+    pub pull_bound: BoundArg,
+    /// Do not prune pushes onto dead squares.
+    #[arg(long)]
+    pub no_dead_squares: bool,
+    /// Do not prune freeze deadlocks.
+    #[arg(long)]
+    pub no_freeze: bool,
+    /// Do not prune pulls onto squares that cannot return to a start square.
+    #[arg(long)]
+    pub no_pull_dead_squares: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum BoundArg {
+    #[default]
+    Matching,
+    Nearest,
+    Zero,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Level file.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub select: LevelSelect,
+    /// Mark dead squares for pushing (x, or red).
+    #[arg(long)]
+    pub dead: bool,
+    /// Mark dead squares for pulling (y, or magenta).
+    #[arg(long)]
+    pub pull_dead: bool,
+    /// Mark the squares the player can walk to (-, or green).
+    #[arg(long)]
+    pub reach: bool,
+    /// Colour: auto uses ANSI colours on a terminal when NO_COLOR is not set.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Level file.
+    pub file: PathBuf,
+    /// The solution: LURD text, or the path of a file holding it.
+    pub solution: String,
+    #[command(flatten)]
+    pub select: LevelSelect,
+}

@@ -1,0 +1,61 @@
+//! The `bisolve` command: solve, show and verify Sokoban levels.
+
+mod args;
+mod config;
+mod input;
+mod output;
+mod show;
+mod solve_cmd;
+mod verify;
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::Parser;
+
+use crate::args::{Cli, Command};
+use crate::output::{Closed, Exit, Out};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Set by Ctrl-C; every search polls it.
+static CANCEL: AtomicBool = AtomicBool::new(false);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // A second Ctrl-C while the first is being handled ends the process at once.
+    let _ = ctrlc::set_handler(|| {
+        if CANCEL.swap(true, Ordering::SeqCst) {
+            std::process::exit(Exit::Interrupted as i32);
+        }
+    });
+    let mut out = Out::stdout();
+    let result = match &cli.command {
+        Some(Command::Show(a)) => show::run(a, &mut out),
+        Some(Command::Verify(a)) => verify::run(a, &mut out),
+        Some(Command::Strategies) => list_strategies(&mut out),
+        None => solve_cmd::run(&cli.solve, &CANCEL, &mut out),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) if e.is::<Closed>() => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bisolve: {e:#}");
+            ExitCode::from(Exit::Invalid as u8)
+        }
+    }
+}
+
+fn list_strategies(out: &mut Out) -> anyhow::Result<Exit> {
+    for (name, what) in bisolve_engine::STRATEGIES {
+        out.line(&format!("{name:<14} {what}"))?;
+    }
+    out.line(
+        "Any DIRECTION-ORDERING also works: DIRECTION is forward, backward or bidirectional;",
+    )?;
+    out.line(
+        "ORDERING is astar, wastar (weight 3), wastarN or greedy (e.g. bidirectional-astar).",
+    )?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,53 @@
+//! Standard output that ends quietly when the reader goes away, and the exit codes.
+
+use std::io::{self, Write};
+
+/// Exit statuses of the command-line contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Every requested level was solved (or the command succeeded).
+    Ok = 0,
+    /// Some requested levels were not solved.
+    NotAllSolved = 1,
+    /// Invalid input or usage.
+    Invalid = 2,
+    /// Interrupted by Ctrl-C.
+    Interrupted = 130,
+}
+
+/// Line-buffered standard output. A closed pipe (`bisolve ... | head -1`) is reported as
+/// [`Closed`] so the program can stop quietly.
+pub struct Out {
+    pub(crate) inner: io::LineWriter<io::Stdout>,
+}
+
+/// Standard output was closed by the reader.
+#[derive(Debug)]
+pub struct Closed;
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output closed")
+    }
+}
+
+impl std::error::Error for Closed {}
+
+impl Out {
+    /// Standard output.
+    pub fn stdout() -> Out {
+        Out {
+            inner: io::LineWriter::new(io::stdout()),
+        }
+    }
+
+    /// Writes one line.
+    pub fn line(&mut self, text: &str) -> anyhow::Result<()> {
+        let result = writeln!(self.inner, "{text}").and_then(|()| self.inner.flush());
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Closed.into()),
+            Err(e) => Err(e.into()),
+        }
+    }
+}

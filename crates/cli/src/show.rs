@@ -1,0 +1,62 @@
+//! `bisolve show`: draw levels, with dead squares and the player's reach when asked.
+
+use std::io::IsTerminal;
+
+use anyhow::Result;
+use bisolve_board::render::{legend, render_state, Overlay};
+
+use crate::args::{ColorArg, ShowArgs};
+use crate::input::{describe_error, label, read_collection, select};
+use crate::output::{Exit, Out};
+
+/// Runs the show command.
+pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
+    let collection = read_collection(&args.file)?;
+    let entries = select(&collection, &args.file, args.select.level.as_deref())?;
+    let color = match args.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let overlay = Overlay {
+        dead: args.dead,
+        pull_dead: args.pull_dead,
+        reach: args.reach,
+        color,
+    };
+    let mut invalid = 0;
+    for entry in &entries {
+        match &entry.level {
+            Ok(level) => {
+                let board = level.board();
+                out.line(&format!(
+                    "; {}: {}x{}, {} boxes, {} floor cells",
+                    label(entry),
+                    board.width(),
+                    board.height(),
+                    board.n_boxes(),
+                    board.n_cells()
+                ))?;
+                for row in render_state(board, level.start(), overlay).lines() {
+                    out.line(row)?;
+                }
+                if let Some(note) = level.walled_off() {
+                    out.line(&format!("; unsolvable: {note}"))?;
+                }
+                out.line("")?;
+            }
+            Err(e) => {
+                invalid += 1;
+                eprintln!("bisolve: {}", describe_error(&args.file, e));
+            }
+        }
+    }
+    if let Some(text) = legend(overlay) {
+        out.line(&format!("; {text}"))?;
+    }
+    Ok(if invalid == 0 {
+        Exit::Ok
+    } else {
+        Exit::Invalid
+    })
+}

@@ -1,0 +1,22 @@
+//! bisolve's search engine: the best-first loop generic over a direction, the visited table
+//! shared by every worker, the bidirectional runner, stitching, limits and statistics.
+//!
+//! [`solve`] is the entry point: it seeds the forward and backward searches, runs them on one
+//! thread or several, rebuilds the push sequence where they meet, writes it as LURD and
+//! replays it on the level before returning it.
+
+pub mod limits;
+pub mod open;
+pub mod solve;
+pub mod stats;
+pub mod stitch;
+pub mod strategy;
+pub mod table;
+pub mod worker;
+
+pub use crate::limits::{Cutoff, Limits};
+pub use crate::solve::{solve, Config, FoundBy, Outcome, Report, Solution, SolveError};
+pub use crate::stats::{SideStats, Stats};
+pub use crate::strategy::{Directions, Strategy, Weighting, STRATEGIES};
+pub use bisolve_pull::PullConfig;
+pub use bisolve_push::PushConfig;

@@ -1,0 +1,161 @@
+//! The open list: a two-level bucket queue of packed nodes. No decrease-key: a state reached
+//! again by a shorter path is pushed again and the stale copy is skipped when popped.
+//!
+//! Nodes are stored inline as `u16` words (`[player, depth, box cells...]`), so the queue holds
+//! no pointers and a pop copies one small slice. Buckets are indexed by the primary key (for
+//! example `g + h`) and inside by the secondary key (`h`); both are popped smallest first, and
+//! within one bucket the newest node first.
+
+/// A bucket of one primary key: stacks of nodes by secondary key.
+#[derive(Debug, Default)]
+struct Bucket {
+    subs: Vec<Vec<u16>>,
+    /// No non-empty stack below this secondary key.
+    min_sub: usize,
+    /// Nodes in this bucket.
+    count: usize,
+}
+
+/// The open list of one worker.
+#[derive(Debug)]
+pub struct OpenList {
+    stride: usize,
+    buckets: Vec<Bucket>,
+    /// No non-empty bucket below this primary key.
+    min_primary: usize,
+    len: usize,
+}
+
+/// The largest key the queue accepts; larger keys are clamped (they only lose ordering).
+const MAX_KEY: usize = 1 << 20;
+
+impl OpenList {
+    /// An empty list of nodes of `stride` words.
+    pub fn new(stride: usize) -> OpenList {
+        OpenList {
+            stride,
+            buckets: Vec::new(),
+            min_primary: 0,
+            len: 0,
+        }
+    }
+
+    /// Nodes waiting.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if no node waits.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a node (`stride` words) with its keys.
+    #[inline]
+    pub fn push(&mut self, primary: usize, secondary: usize, node: &[u16]) {
+        debug_assert_eq!(node.len(), self.stride);
+        let (primary, secondary) = (primary.min(MAX_KEY), secondary.min(MAX_KEY));
+        if primary >= self.buckets.len() {
+            self.buckets.resize_with(primary + 1, Bucket::default);
+        }
+        let bucket = &mut self.buckets[primary];
+        if secondary >= bucket.subs.len() {
+            bucket.subs.resize_with(secondary + 1, Vec::new);
+        }
+        bucket.subs[secondary].extend_from_slice(node);
+        if bucket.count == 0 || secondary < bucket.min_sub {
+            bucket.min_sub = secondary;
+        }
+        bucket.count += 1;
+        if self.len == 0 || primary < self.min_primary {
+            self.min_primary = primary;
+        }
+        self.len += 1;
+    }
+
+    /// Removes the best node into `out` and returns its primary key.
+    #[inline]
+    pub fn pop(&mut self, out: &mut Vec<u16>) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        while self.buckets[self.min_primary].count == 0 {
+            self.min_primary += 1;
+        }
+        let primary = self.min_primary;
+        let bucket = &mut self.buckets[primary];
+        while bucket.subs[bucket.min_sub].is_empty() {
+            bucket.min_sub += 1;
+        }
+        let stack = &mut bucket.subs[bucket.min_sub];
+        let at = stack.len() - self.stride;
+        out.clear();
+        out.extend_from_slice(&stack[at..]);
+        stack.truncate(at);
+        bucket.count -= 1;
+        self.len -= 1;
+        Some(primary)
+    }
+
+    /// The smallest primary key waiting.
+    pub fn min_key(&mut self) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        while self.buckets[self.min_primary].count == 0 {
+            self.min_primary += 1;
+        }
+        Some(self.min_primary)
+    }
+
+    /// Bytes allocated for nodes and buckets.
+    pub fn bytes(&self) -> usize {
+        let mut bytes = self.buckets.capacity() * std::mem::size_of::<Bucket>();
+        for b in &self.buckets {
+            bytes += b.subs.capacity() * std::mem::size_of::<Vec<u16>>();
+            bytes += b.subs.iter().map(|s| s.capacity() * 2).sum::<usize>();
+        }
+        bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_by_primary_then_secondary_then_newest() {
+        let mut q = OpenList::new(2);
+        q.push(5, 1, &[1, 1]);
+        q.push(3, 2, &[2, 2]);
+        q.push(3, 0, &[3, 3]);
+        q.push(3, 0, &[4, 4]);
+        q.push(9, 0, &[5, 5]);
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        while let Some(k) = q.pop(&mut out) {
+            seen.push((k, out[0]));
+        }
+        assert_eq!(seen, vec![(3, 4), (3, 3), (3, 2), (5, 1), (9, 5)]);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_lower_key_pushed_after_pops_comes_first() {
+        let mut q = OpenList::new(1);
+        q.push(4, 0, &[4]);
+        q.push(6, 0, &[6]);
+        let mut out = Vec::new();
+        assert_eq!(q.pop(&mut out), Some(4));
+        q.push(2, 3, &[2]);
+        q.push(2, 1, &[1]);
+        assert_eq!(q.min_key(), Some(2));
+        assert_eq!(q.pop(&mut out), Some(2));
+        assert_eq!(out, vec![1]);
+        assert_eq!(q.pop(&mut out), Some(2));
+        assert_eq!(q.pop(&mut out), Some(6));
+        assert_eq!(q.pop(&mut out), None);
+    }
+}

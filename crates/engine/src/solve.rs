@@ -1,0 +1,355 @@
+//! Solving one level: set up the searches, run them on threads, stitch and verify the answer.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use bisolve_board::moves::{pushes_to_steps, replay, steps_to_lurd};
+use bisolve_board::search::{Expander, Side};
+use bisolve_board::Level;
+use bisolve_pull::{Backward, PullConfig};
+use bisolve_push::{Forward, PushConfig};
+
+use crate::limits::{Cutoff, Limits, Stop, StopOnDrop};
+use crate::stats::{SideStats, Stats};
+use crate::stitch::{stitch, StitchError};
+use crate::strategy::{Directions, Strategy};
+use crate::table::VisitedTable;
+use crate::worker::{Found, Step, Worker};
+
+/// Everything that shapes a solve except its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Directions and ordering.
+    pub strategy: Strategy,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Forward search switches.
+    pub push: PushConfig,
+    /// Backward search switches.
+    pub pull: PullConfig,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            strategy: Strategy::default(),
+            threads: 1,
+            push: PushConfig::default(),
+            pull: PullConfig::default(),
+        }
+    }
+}
+
+/// A verified solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The moves, LURD (walks lower case, pushes upper case).
+    pub lurd: String,
+    /// Player moves.
+    pub moves: usize,
+    /// Pushes.
+    pub pushes: usize,
+    /// How the search found it.
+    pub found_by: FoundBy,
+}
+
+/// Which search produced a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoundBy {
+    /// The level was solved at the start.
+    Start,
+    /// The forward search reached a solved position.
+    Forward,
+    /// The backward search reached the start position.
+    Backward,
+    /// The two searches met in the visited table.
+    Meeting,
+}
+
+impl FoundBy {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            FoundBy::Start => "start",
+            FoundBy::Forward => "forward",
+            FoundBy::Backward => "backward",
+            FoundBy::Meeting => "meeting",
+        }
+    }
+}
+
+/// How a solve ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Solved, with a replayed solution.
+    Solved(Solution),
+    /// Proven unsolvable: a search ran out of states under sound pruning (or the level's
+    /// text shows it, see [`Report::note`]).
+    Unsolvable,
+    /// Stopped by a limit or by the caller.
+    Cutoff(Cutoff),
+}
+
+impl Outcome {
+    /// The status word of the command-line contract.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Outcome::Solved(_) => "solved",
+            Outcome::Unsolvable => "unsolvable",
+            Outcome::Cutoff(c) => c.status(),
+        }
+    }
+}
+
+/// The result of a solve: the outcome and what it cost.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Effort and memory.
+    pub stats: Stats,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// Worker threads used.
+    pub threads: usize,
+    /// The strategy used.
+    pub strategy: Strategy,
+    /// A remark on the outcome (why the level is unsolvable, for instance).
+    pub note: Option<String>,
+}
+
+/// An engine failure: a path that could not be rebuilt or a stitched solution that does not
+/// replay. Never reported as a solution.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SolveError {
+    /// Parent links did not lead back to a root.
+    #[error("internal error: could not rebuild the solution: {0}")]
+    Stitch(#[from] StitchError),
+    /// The rebuilt solution does not solve the level.
+    #[error("internal error: the rebuilt solution does not replay: {0}")]
+    Replay(String),
+    /// A worker thread panicked.
+    #[error("internal error: a search thread panicked")]
+    Panic,
+}
+
+/// How the searches ended, before stitching.
+enum End {
+    Found(Found),
+    Exhausted,
+    Stopped,
+}
+
+/// Shards of the visited table per worker thread: enough that two threads rarely want the
+/// same shard lock at once.
+const SHARDS_PER_THREAD: usize = 16;
+
+/// Steps between checks of the time limit and the cancel flag.
+const CHECK_EVERY: u64 = 256;
+
+/// Solves a level. `cancel` is polled by every worker (set it from a Ctrl-C handler).
+pub fn solve(
+    level: &Level,
+    config: &Config,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Report, SolveError> {
+    let started = Instant::now();
+    let threads = config.threads.max(1);
+    let mut report = Report {
+        outcome: Outcome::Unsolvable,
+        stats: Stats::default(),
+        elapsed: Duration::ZERO,
+        threads,
+        strategy: config.strategy,
+        note: None,
+    };
+    if let Some(why) = level.walled_off() {
+        report.note = Some(why.to_string());
+        report.elapsed = started.elapsed();
+        return Ok(report);
+    }
+    let board = level.board();
+    let start = level.start();
+    let fwd = Forward::new(board, start, config.push);
+    let bwd = Backward::new(board, start, config.pull);
+    let table = VisitedTable::new(SHARDS_PER_THREAD * threads);
+    let stop = Stop::new(*limits, cancel, threads.max(2));
+    let weighting = config.strategy.weighting;
+    let n = board.n_boxes();
+    let zobrist = board.zobrist();
+    let mut fw = Worker::new(&fwd, zobrist, n, weighting, 0);
+    let mut bw = Worker::new(&bwd, zobrist, n, weighting, 1);
+    let directions = config.strategy.directions;
+    let use_fwd = directions != Directions::Backward;
+    let use_bwd = directions != Directions::Forward;
+    // Seed both sides before any search so a root found by the other side is a meeting.
+    let mut seeded = None;
+    if use_fwd {
+        seeded = fw.seed(&table);
+    }
+    if use_bwd && seeded.is_none() {
+        seeded = bw.seed(&table);
+    }
+    let end = match seeded {
+        Some(found) => End::Found(found),
+        None if threads == 1 || !(use_fwd && use_bwd) => run_interleaved(
+            use_fwd.then_some(&mut fw),
+            use_bwd.then_some(&mut bw),
+            &table,
+            &stop,
+        ),
+        None => run_threads(&mut fw, &mut bw, &table, &stop)?,
+    };
+    report.stats = Stats {
+        forward: if use_fwd {
+            fw.finish()
+        } else {
+            SideStats::default()
+        },
+        backward: if use_bwd {
+            bw.finish()
+        } else {
+            SideStats::default()
+        },
+        states: table.len(),
+        table_bytes: table.bytes(),
+        peak_open_bytes: stop.open_bytes(),
+        collisions: table.collisions(),
+    };
+    report.outcome = match end {
+        End::Exhausted => Outcome::Unsolvable,
+        End::Stopped => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
+        End::Found(found) => {
+            let pushes = stitch(
+                use_fwd.then_some(&fwd),
+                use_bwd.then_some(&bwd),
+                board,
+                &table,
+                &found,
+            )?;
+            let found_by = match found {
+                _ if pushes.is_empty() => FoundBy::Start,
+                Found::Goal {
+                    side: Side::Forward,
+                    ..
+                } => FoundBy::Forward,
+                Found::Goal {
+                    side: Side::Backward,
+                    ..
+                } => FoundBy::Backward,
+                Found::Meeting { .. } => FoundBy::Meeting,
+            };
+            let steps = pushes_to_steps(board, start, &pushes)
+                .map_err(|e| SolveError::Replay(e.to_string()))?;
+            let counts =
+                replay(board, start, &steps).map_err(|e| SolveError::Replay(e.to_string()))?;
+            Outcome::Solved(Solution {
+                lurd: steps_to_lurd(&steps),
+                moves: counts.moves,
+                pushes: counts.pushes,
+                found_by,
+            })
+        }
+    };
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// Runs one worker to its end, checking the limits as it goes.
+fn step_checked<E: Expander>(
+    w: &mut Worker<'_, E>,
+    table: &VisitedTable,
+    stop: &Stop<'_>,
+    steps: &mut u64,
+) -> Option<End> {
+    *steps += 1;
+    if *steps % CHECK_EVERY == 0 {
+        w.check_limits(stop, table, *steps);
+    }
+    if stop.is_set() {
+        return Some(End::Stopped);
+    }
+    match w.step(table) {
+        Step::Continue => None,
+        Step::Exhausted => Some(End::Exhausted),
+        Step::Found(f) => Some(End::Found(f)),
+    }
+}
+
+/// One thread: a single direction, or both taking turns. The side with the smaller open list
+/// goes next (Pohl's cardinality rule), which keeps the two frontiers balanced.
+fn run_interleaved<F: Expander, B: Expander>(
+    mut fw: Option<&mut Worker<'_, F>>,
+    mut bw: Option<&mut Worker<'_, B>>,
+    table: &VisitedTable,
+    stop: &Stop<'_>,
+) -> End {
+    let mut steps = 0u64;
+    loop {
+        let forward_turn = match (&fw, &bw) {
+            (Some(f), Some(b)) => f.open_len() <= b.open_len(),
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        let end = if forward_turn {
+            fw.as_deref_mut()
+                .and_then(|w| step_checked(w, table, stop, &mut steps))
+        } else {
+            bw.as_deref_mut()
+                .and_then(|w| step_checked(w, table, stop, &mut steps))
+        };
+        // A side that runs dry has proven the level unsolvable on its own.
+        if let Some(end) = end {
+            return end;
+        }
+    }
+}
+
+/// Forward and backward workers on their own threads, sharing the table. The first to find
+/// a solution or run dry stops the other.
+fn run_threads<F: Expander, B: Expander>(
+    fw: &mut Worker<'_, F>,
+    bw: &mut Worker<'_, B>,
+    table: &VisitedTable,
+    stop: &Stop<'_>,
+) -> Result<End, SolveError> {
+    let ends = std::thread::scope(|s| {
+        let spawn = |name: &str| std::thread::Builder::new().name(format!("bisolve-{name}"));
+        let fh = spawn("forward").spawn_scoped(s, || {
+            let _guard = StopOnDrop(stop);
+            let end = run_one(fw, table, stop);
+            stop.set();
+            end
+        });
+        let bh = spawn("backward").spawn_scoped(s, || {
+            let _guard = StopOnDrop(stop);
+            let end = run_one(bw, table, stop);
+            stop.set();
+            end
+        });
+        [
+            fh.map_err(|_| ()).and_then(|h| h.join().map_err(|_| ())),
+            bh.map_err(|_| ()).and_then(|h| h.join().map_err(|_| ())),
+        ]
+    });
+    let mut result = End::Stopped;
+    for end in ends {
+        match end.map_err(|()| SolveError::Panic)? {
+            End::Found(f) => return Ok(End::Found(f)),
+            End::Exhausted => result = End::Exhausted,
+            End::Stopped => {}
+        }
+    }
+    Ok(result)
+}
+
+/// Runs a worker until it finds something, runs dry or is stopped.
+fn run_one<E: Expander>(w: &mut Worker<'_, E>, table: &VisitedTable, stop: &Stop<'_>) -> End {
+    let mut steps = 0u64;
+    loop {
+        if let Some(end) = step_checked(w, table, stop, &mut steps) {
+            return end;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Search strategies: which directions run and how nodes are ordered.
+
+use std::fmt;
+
+/// Which searches run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Directions {
+    /// Pushes from the start only.
+    Forward,
+    /// Pulls from the solved positions only.
+    Backward,
+    /// Both at once, sharing the visited table; a state reached from both ends is a meeting.
+    Both,
+}
+
+/// How a best-first search orders its open list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Weighting {
+    /// A*: `g + h`, ties to smaller `h`. Push-optimal (forward) with the admissible bounds.
+    AStar,
+    /// Weighted A*: `g + w h`, ties to smaller `h`.
+    Weighted(u32),
+    /// Greedy best-first: `h` only, ties to the newest node.
+    Greedy,
+}
+
+impl Weighting {
+    /// The (primary, secondary) keys of a node at depth `g` with heuristic value `h`.
+    #[inline]
+    pub fn keys(self, g: u32, h: u32) -> (usize, usize) {
+        match self {
+            Weighting::AStar => ((g + h) as usize, h as usize),
+            Weighting::Weighted(w) => ((g + w * h) as usize, h as usize),
+            Weighting::Greedy => (h as usize, 0),
+        }
+    }
+
+    /// True if goals must be tested when popped rather than when generated, to keep the
+    /// first solution optimal.
+    pub fn optimal(self) -> bool {
+        self == Weighting::AStar
+    }
+
+    fn name(self) -> String {
+        match self {
+            Weighting::AStar => "astar".into(),
+            Weighting::Weighted(3) => "wastar".into(),
+            Weighting::Weighted(w) => format!("wastar{w}"),
+            Weighting::Greedy => "greedy".into(),
+        }
+    }
+
+    fn parse(s: &str) -> Option<Weighting> {
+        match s {
+            "astar" => Some(Weighting::AStar),
+            "wastar" => Some(Weighting::Weighted(3)),
+            "greedy" => Some(Weighting::Greedy),
+            _ => {
+                let w: u32 = s.strip_prefix("wastar")?.parse().ok()?;
+                (1..=100).contains(&w).then_some(Weighting::Weighted(w))
+            }
+        }
+    }
+}
+
+/// A search strategy: the directions and the ordering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Strategy {
+    /// Which searches run.
+    pub directions: Directions,
+    /// How each orders its nodes.
+    pub weighting: Weighting,
+}
+
+/// The ordering `forward`, `backward` and `bidirectional` use when none is named.
+pub const DEFAULT_WEIGHTING: Weighting = Weighting::Greedy;
+
+impl Default for Strategy {
+    fn default() -> Strategy {
+        Strategy {
+            directions: Directions::Both,
+            weighting: DEFAULT_WEIGHTING,
+        }
+    }
+}
+
+/// Strategy names with a one-line description, for `--help` and `bisolve strategies`.
+pub const STRATEGIES: &[(&str, &str)] = &[
+    (
+        "bidirectional",
+        "push and pull searches at once, meeting in the shared table (default)",
+    ),
+    ("forward", "push search from the start only"),
+    ("backward", "pull search from the solved positions only"),
+    (
+        "astar",
+        "forward A* on pushes: push-optimal when it finishes",
+    ),
+    (
+        "wastar",
+        "forward weighted A* (g + 3h); wastarN for weight N",
+    ),
+    ("greedy", "forward greedy best-first on the lower bound"),
+];
+
+impl Strategy {
+    /// Reads a strategy name: one of [`STRATEGIES`], or `DIRECTION-ORDERING` such as
+    /// `bidirectional-astar` or `backward-wastar5`.
+    pub fn parse(name: &str) -> Result<Strategy, String> {
+        let name = name.trim().to_ascii_lowercase();
+        let (dir, weighting) = match name.split_once('-') {
+            Some((d, w)) => (d, Weighting::parse(w).ok_or_else(|| unknown(&name))?),
+            None => match Weighting::parse(&name) {
+                Some(w) => ("forward", w),
+                None => (name.as_str(), DEFAULT_WEIGHTING),
+            },
+        };
+        let directions = match dir {
+            "forward" | "push" => Directions::Forward,
+            "backward" | "pull" => Directions::Backward,
+            "bidirectional" | "both" => Directions::Both,
+            _ => return Err(unknown(&name)),
+        };
+        Ok(Strategy {
+            directions,
+            weighting,
+        })
+    }
+}
+
+fn unknown(name: &str) -> String {
+    let names: Vec<&str> = STRATEGIES.iter().map(|(n, _)| *n).collect();
+    format!(
+        "unknown strategy {name:?}: use one of {} or DIRECTION-ORDERING (e.g. bidirectional-astar)",
+        names.join(", ")
+    )
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dir = match self.directions {
+            Directions::Forward => "forward",
+            Directions::Backward => "backward",
+            Directions::Both => "bidirectional",
+        };
+        if self.weighting == DEFAULT_WEIGHTING {
+            f.write_str(dir)
+        } else if self.directions == Directions::Forward {
+            f.write_str(&self.weighting.name())
+        } else {
+            write!(f, "{dir}-{}", self.weighting.name())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for name in [
+            "bidirectional",
+            "forward",
+            "backward",
+            "astar",
+            "wastar",
+            "greedy",
+            "wastar7",
+            "backward-astar",
+            "bidirectional-wastar5",
+        ] {
+            let s = Strategy::parse(name).unwrap();
+            let again = Strategy::parse(&s.to_string()).unwrap();
+            assert_eq!(s, again, "{name} -> {s}");
+        }
+        assert_eq!(Strategy::parse("greedy").unwrap().to_string(), "forward");
+        assert!(Strategy::parse("sideways").is_err());
+        assert!(Strategy::parse("forward-wastar0").is_err());
+    }
+}

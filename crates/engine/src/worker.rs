@@ -1,0 +1,222 @@
+//! One best-first search worker, generic over the direction it searches in.
+
+use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, Side};
+use bisolve_board::{Cell, State, Zobrist};
+
+use crate::limits::Stop;
+use crate::open::OpenList;
+use crate::stats::SideStats;
+use crate::strategy::Weighting;
+use crate::table::{Insert, VisitedTable, MAX_DEPTH};
+
+/// What a worker found.
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// A state that is a goal of its own side (forward: solved; backward: the start). It is
+    /// in the table.
+    Goal {
+        /// The side that reached it.
+        side: Side,
+        /// The state.
+        state: State,
+    },
+    /// The side `side` reached `child` from `parent` by `mv`, and the other side had already
+    /// recorded `child`.
+    Meeting {
+        /// The side that made the move.
+        side: Side,
+        /// The state the move was made from (in the table, on `side`).
+        parent: State,
+        /// The move.
+        mv: PackedMove,
+        /// The meeting state (in the table, on the other side).
+        child: State,
+    },
+}
+
+/// The result of one step of a worker.
+#[derive(Debug)]
+pub enum Step {
+    /// Expanded a node (or skipped a stale one); more to do.
+    Continue,
+    /// The open list is empty: this side has searched everything it can reach.
+    Exhausted,
+    /// A solution can be stitched from this.
+    Found(Found),
+}
+
+/// A best-first search in one direction with its own open list.
+#[derive(Debug)]
+pub struct Worker<'a, E: Expander> {
+    exp: &'a E,
+    zobrist: &'a Zobrist,
+    side: Side,
+    weighting: Weighting,
+    scratch: E::Scratch,
+    open: OpenList,
+    children: Vec<Child>,
+    node: Vec<u16>,
+    child_node: Vec<u16>,
+    /// Counters of this worker.
+    pub stats: SideStats,
+    slot: usize,
+}
+
+const HEADER: usize = 2;
+
+impl<'a, E: Expander> Worker<'a, E> {
+    /// A worker for `exp`, publishing memory use in `slot` of the stop flag.
+    pub fn new(
+        exp: &'a E,
+        zobrist: &'a Zobrist,
+        n_boxes: usize,
+        weighting: Weighting,
+        slot: usize,
+    ) -> Self {
+        Worker {
+            exp,
+            zobrist,
+            side: exp.side(),
+            weighting,
+            scratch: exp.new_scratch(),
+            open: OpenList::new(HEADER + n_boxes),
+            children: Vec::new(),
+            node: Vec::new(),
+            child_node: Vec::new(),
+            stats: SideStats::default(),
+            slot,
+        }
+    }
+
+    /// Nodes waiting in this worker's open list.
+    pub fn open_len(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Puts this direction's roots in the table and the open list. A root that is already a
+    /// goal, or that the other side has recorded, is returned at once.
+    pub fn seed(&mut self, table: &VisitedTable) -> Option<Found> {
+        for root in self.exp.roots(&mut self.scratch) {
+            let node = NodeRef {
+                boxes: &root.state.boxes,
+                player: root.state.player,
+                fp: root.fp,
+                g: 0,
+            };
+            if self.exp.is_goal(&mut self.scratch, node) {
+                table.insert(root.fp, self.side, 0, PackedMove::ROOT);
+                return Some(Found::Goal {
+                    side: self.side,
+                    state: root.state,
+                });
+            }
+            match table.insert(root.fp, self.side, 0, PackedMove::ROOT) {
+                Insert::Meeting(_) => {
+                    // The other side reached this root: stitch with an empty chain on this side.
+                    return Some(Found::Goal {
+                        side: self.side.other(),
+                        state: root.state,
+                    });
+                }
+                Insert::New => {
+                    self.child_node.clear();
+                    self.child_node.extend_from_slice(&[root.state.player, 0]);
+                    self.child_node.extend_from_slice(&root.state.boxes);
+                    let (p, s) = self.weighting.keys(0, root.h);
+                    self.open.push(p, s, &self.child_node);
+                }
+                Insert::Improved | Insert::Duplicate => {}
+            }
+        }
+        None
+    }
+
+    /// Expands the best node.
+    pub fn step(&mut self, table: &VisitedTable) -> Step {
+        if self.open.pop(&mut self.node).is_none() {
+            return Step::Exhausted;
+        }
+        let player = self.node[0];
+        let g = u32::from(self.node[1]);
+        let boxes: &[Cell] = &self.node[HEADER..];
+        let fp = self.zobrist.fingerprint(boxes, player);
+        if table
+            .get(fp)
+            .is_some_and(|r| r.side() == self.side && r.depth() < g)
+        {
+            self.stats.stale += 1;
+            return Step::Continue;
+        }
+        let node = NodeRef {
+            boxes,
+            player,
+            fp,
+            g,
+        };
+        if self.weighting.optimal() && self.exp.is_goal(&mut self.scratch, node) {
+            return Step::Found(Found::Goal {
+                side: self.side,
+                state: State::new(boxes.to_vec(), player),
+            });
+        }
+        self.children.clear();
+        self.exp.expand(&mut self.scratch, node, &mut self.children);
+        self.stats.expanded += 1;
+        self.stats.generated += self.children.len() as u64;
+        let depth = (g + 1).min(MAX_DEPTH);
+        for child in &self.children {
+            match table.insert(child.fp, self.side, depth, child.packed()) {
+                Insert::New | Insert::Improved => {
+                    self.child_node.clear();
+                    self.child_node
+                        .extend_from_slice(&[child.player, depth as u16]);
+                    self.child_node.extend_from_slice(boxes);
+                    self.child_node[HEADER + child.box_index as usize] = child.to;
+                    if child.goal && !self.weighting.optimal() {
+                        let state = State::new(self.child_node[HEADER..].to_vec(), child.player);
+                        return Step::Found(Found::Goal {
+                            side: self.side,
+                            state,
+                        });
+                    }
+                    let (p, s) = self.weighting.keys(depth, child.h);
+                    self.open.push(p, s, &self.child_node);
+                }
+                Insert::Duplicate => self.stats.duplicates += 1,
+                Insert::Meeting(_) => {
+                    let parent = State::new(boxes.to_vec(), player);
+                    let mut moved = boxes.to_vec();
+                    moved[child.box_index as usize] = child.to;
+                    let child_state = State::new(moved, child.player);
+                    return Step::Found(Found::Meeting {
+                        side: self.side,
+                        parent,
+                        mv: child.packed(),
+                        child: child_state,
+                    });
+                }
+            }
+        }
+        Step::Continue
+    }
+
+    /// Publishes this worker's memory use and checks the limits. Call every few hundred steps.
+    pub fn check_limits(&mut self, stop: &Stop<'_>, table: &VisitedTable, steps: u64) {
+        stop.check_time();
+        if steps % 4096 == 0 {
+            stop.report_open_bytes(self.slot, self.open.bytes());
+            stop.check_size(table.bytes(), table.len());
+        }
+    }
+
+    /// The final counters, with the pruning counts of this worker's scratch.
+    pub fn finish(mut self) -> SideStats {
+        self.stats.pruned = self.exp.prune_counts(&self.scratch);
+        self.stats
+    }
+
+    /// The bytes this worker's open list holds now.
+    pub fn open_bytes(&self) -> usize {
+        self.open.bytes()
+    }
+}

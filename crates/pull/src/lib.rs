@@ -1,0 +1,202 @@
+//! Backward search for bisolve: pulls from the player's region, starting from every solved
+//! position; backward dead squares and the backward lower bound. Implements [`Expander`].
+//!
+//! The backward search looks for the level's start position. Its pruning, each test
+//! switchable in [`PullConfig`]:
+//! - pull dead squares: a box pulled where it can never return to a start square;
+//! - the lower bound: no perfect matching of boxes to start squares means a deadlock.
+//!
+//! Freeze tests do not carry over: a box pulled against a wall can still be pulled away
+//! along the wall, and boxes only block pulls for as long as they stay. Board symmetries are
+//! not used either: they do not preserve the start squares.
+
+use bisolve_board::bound::{BoundKind, LowerBound};
+use bisolve_board::moves::Push;
+use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, PruneCount, Root, Side};
+use bisolve_board::{Board, BoxMap, Dir, Fingerprint, Reach, State, NO_CELL};
+
+/// Switches and choices of the backward search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PullConfig {
+    /// Prune pulls onto squares from which no start square can be reached. Default on.
+    pub dead_squares: bool,
+    /// The lower bound (over pull distances to start squares). Default
+    /// [`BoundKind::Matching`].
+    pub bound: BoundKind,
+}
+
+impl Default for PullConfig {
+    fn default() -> PullConfig {
+        PullConfig {
+            dead_squares: true,
+            bound: BoundKind::Matching,
+        }
+    }
+}
+
+/// The backward move generator for one level.
+#[derive(Debug)]
+pub struct Backward<'a> {
+    board: &'a Board,
+    config: PullConfig,
+    start_fp: Fingerprint,
+}
+
+impl<'a> Backward<'a> {
+    /// A backward search towards `start` on `board`.
+    pub fn new(board: &'a Board, start: &State, config: PullConfig) -> Backward<'a> {
+        Backward {
+            board,
+            config,
+            start_fp: start.fingerprint(board),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> PullConfig {
+        self.config
+    }
+}
+
+/// Per-thread working memory of the backward search.
+#[derive(Debug)]
+pub struct PullScratch {
+    boxes: BoxMap,
+    reach: Reach,
+    child_reach: Reach,
+    bound: LowerBound,
+    pruned_dead: u64,
+    pruned_bound: u64,
+}
+
+impl Expander for Backward<'_> {
+    type Scratch = PullScratch;
+
+    fn side(&self) -> Side {
+        Side::Backward
+    }
+
+    fn new_scratch(&self) -> PullScratch {
+        let n = self.board.n_cells();
+        PullScratch {
+            boxes: BoxMap::new(n),
+            reach: Reach::new(n),
+            child_reach: Reach::new(n),
+            bound: LowerBound::new(self.config.bound),
+            pruned_dead: 0,
+            pruned_bound: 0,
+        }
+    }
+
+    /// One root per player region next to a box in the solved position: the last push of a
+    /// solution leaves the player beside the box it pushed.
+    fn roots(&self, s: &mut PullScratch) -> Vec<Root> {
+        let board = self.board;
+        let goals = board.goals();
+        let Some(h) = s.bound.prepare(board.start_distances(), goals) else {
+            return Vec::new();
+        };
+        s.boxes.set_all(goals);
+        let mut seen = vec![false; board.n_cells()];
+        let mut roots = Vec::new();
+        for &g in goals {
+            for &n in board.neighbours(g) {
+                if n == NO_CELL || s.boxes.is_box(n) || seen[n as usize] {
+                    continue;
+                }
+                let player = s.reach.fill(board, &s.boxes, n);
+                for c in s.reach.cells() {
+                    seen[c as usize] = true;
+                }
+                let state = State::new(goals.to_vec(), player);
+                let fp = board.zobrist().fingerprint(goals, player);
+                roots.push(Root { state, fp, h });
+            }
+        }
+        s.boxes.clear_all(goals);
+        roots
+    }
+
+    fn is_goal(&self, _s: &mut PullScratch, node: NodeRef<'_>) -> bool {
+        node.fp == self.start_fp
+    }
+
+    fn expand(&self, s: &mut PullScratch, node: NodeRef<'_>, out: &mut Vec<Child>) {
+        let board = self.board;
+        let zobrist = board.zobrist();
+        s.boxes.set_all(node.boxes);
+        s.reach.fill(board, &s.boxes, node.player);
+        if s.bound
+            .prepare(board.start_distances(), node.boxes)
+            .is_none()
+        {
+            s.boxes.clear_all(node.boxes);
+            return;
+        }
+        let base = node.fp ^ zobrist.player_key(node.player);
+        for (i, &b) in node.boxes.iter().enumerate() {
+            for d in Dir::ALL {
+                // The player stands on `to`, steps back to `beyond`, and the box follows.
+                let to = board.neighbour(b, d);
+                if to == NO_CELL || !s.reach.contains(to) {
+                    continue;
+                }
+                let beyond = board.neighbour(to, d);
+                if beyond == NO_CELL || s.boxes.is_box(beyond) {
+                    continue;
+                }
+                if self.config.dead_squares && board.is_pull_dead(to) {
+                    s.pruned_dead += 1;
+                    continue;
+                }
+                let Some(h) = s.bound.after_move(board.start_distances(), i, to) else {
+                    s.pruned_bound += 1;
+                    continue;
+                };
+                s.boxes.move_box(b, to);
+                let player = s.child_reach.fill(board, &s.boxes, beyond);
+                s.boxes.move_box(to, b);
+                let fp =
+                    base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
+                out.push(Child {
+                    box_index: i as u16,
+                    to,
+                    dir: d,
+                    player,
+                    fp,
+                    h,
+                    goal: fp == self.start_fp,
+                });
+            }
+        }
+        s.boxes.clear_all(node.boxes);
+    }
+
+    fn parent(&self, state: &State, mv: PackedMove) -> Option<State> {
+        let to = mv.to();
+        if mv.is_root() || state.boxes.binary_search(&to).is_err() {
+            return None;
+        }
+        let from = self.board.neighbour(to, mv.dir().opposite());
+        if from == NO_CELL || state.boxes.binary_search(&from).is_ok() {
+            return None;
+        }
+        let mut parent = state.clone();
+        parent.move_box(to, from, to);
+        Some(parent)
+    }
+
+    fn as_push(&self, mv: PackedMove) -> Push {
+        Push {
+            from: mv.to(),
+            dir: mv.dir().opposite(),
+        }
+    }
+
+    fn prune_counts(&self, s: &PullScratch) -> Vec<PruneCount> {
+        vec![
+            ("pull dead squares", s.pruned_dead),
+            ("pull bound", s.pruned_bound),
+        ]
+    }
+}

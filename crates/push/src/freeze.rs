@@ -1,0 +1,83 @@
+//! Freeze deadlocks: boxes that can never move again (walls, dead squares or other frozen
+//! boxes block them on both axes) while one of them is off its goal. Covers 2x2 blocks.
+
+use bisolve_board::{Board, BoxMap, Cell, Dir, NO_CELL};
+
+/// Working memory for the freeze test: the boxes assumed frozen on the current path.
+#[derive(Debug, Clone, Default)]
+pub struct FreezeCheck {
+    assumed: Vec<Cell>,
+}
+
+/// The verdict for one box: frozen or not, and whether the group that proves it frozen holds
+/// a box off its goal.
+#[derive(Clone, Copy)]
+struct Frozen {
+    frozen: bool,
+    off_goal: bool,
+}
+
+const NOT_FROZEN: Frozen = Frozen {
+    frozen: false,
+    off_goal: false,
+};
+
+impl FreezeCheck {
+    /// True if the box on `cell` (just pushed there) is frozen together with a group of boxes
+    /// of which at least one is off a goal.
+    ///
+    /// Sound: the group is the set of boxes whose verdicts the proof uses; each is blocked on
+    /// both axes when the others are walls, so none of them can ever move first. A box's
+    /// verdict that the proof does not use (a branch that failed) adds nothing to it.
+    pub fn is_deadlock(&mut self, board: &Board, boxes: &BoxMap, cell: Cell) -> bool {
+        self.assumed.clear();
+        let v = self.frozen(board, boxes, cell);
+        v.frozen && v.off_goal
+    }
+
+    fn frozen(&mut self, board: &Board, boxes: &BoxMap, cell: Cell) -> Frozen {
+        self.assumed.push(cell);
+        let horizontal = self.blocked(board, boxes, cell, Dir::Left);
+        let verdict = if horizontal.frozen {
+            let vertical = self.blocked(board, boxes, cell, Dir::Up);
+            Frozen {
+                frozen: vertical.frozen,
+                off_goal: horizontal.off_goal || vertical.off_goal || !board.is_goal(cell),
+            }
+        } else {
+            NOT_FROZEN
+        };
+        self.assumed.pop();
+        verdict
+    }
+
+    /// Whether the box on `cell` can never move along the axis of `dir`, and whether the boxes
+    /// that block it include one off its goal.
+    fn blocked(&mut self, board: &Board, boxes: &BoxMap, cell: Cell, dir: Dir) -> Frozen {
+        let a = board.neighbour(cell, dir);
+        let b = board.neighbour(cell, dir.opposite());
+        let clean = Frozen {
+            frozen: true,
+            off_goal: false,
+        };
+        if a == NO_CELL || b == NO_CELL {
+            return clean;
+        }
+        if board.is_push_dead(a) && board.is_push_dead(b) {
+            return clean;
+        }
+        for n in [a, b] {
+            if !boxes.is_box(n) {
+                continue;
+            }
+            if self.assumed.contains(&n) {
+                return clean;
+            }
+            let v = self.frozen(board, boxes, n);
+            if v.frozen {
+                return v;
+            }
+        }
+        NOT_FROZEN
+    }
+}
