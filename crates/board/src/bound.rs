@@ -34,102 +34,136 @@ impl BoundKind {
 /// The cost of an unreachable box-target pair: larger than any finite total.
 const INF: i64 = 1 << 40;
 
-/// The dual solution of a square assignment problem, 1-indexed as in the classic
-/// shortest-augmenting-path Hungarian algorithm (column 0 is a virtual column).
+/// "Unassigned" in the assignment arrays.
+const NONE: u32 = u32::MAX;
+
+/// A square assignment problem's current solution: the assignment and dual potentials with
+/// `cost(i, j) - u[i] - v[j] >= 0` everywhere and `== 0` on assigned pairs.
 #[derive(Clone, Debug, Default)]
 struct Duals {
     u: Vec<i64>,
     v: Vec<i64>,
-    /// Column -> assigned row (0 = free).
-    p: Vec<u32>,
-    /// Row -> assigned column.
+    /// Row (box) -> assigned column (target), or `NONE`.
     col_of: Vec<u32>,
+    /// Column -> assigned row, or `NONE`.
+    row_of: Vec<u32>,
 }
 
-/// Working memory for the Hungarian method.
+/// Working memory of one augmentation (Dijkstra over columns).
 #[derive(Clone, Debug, Default)]
 struct Work {
-    minv: Vec<i64>,
-    way: Vec<u32>,
-    used: Vec<bool>,
+    dist: Vec<i64>,
+    pred: Vec<u32>,
+    done: Vec<bool>,
+    scanned: Vec<u32>,
 }
 
 impl Duals {
     fn reset(&mut self, n: usize) {
-        for vec in [&mut self.u, &mut self.v] {
-            vec.clear();
-            vec.resize(n + 1, 0);
+        self.u.clear();
+        self.u.resize(n, 0);
+        self.v.clear();
+        self.v.resize(n, 0);
+        self.col_of.clear();
+        self.col_of.resize(n, NONE);
+        self.row_of.clear();
+        self.row_of.resize(n, NONE);
+    }
+
+    /// Assigns the free row `f` by one shortest augmenting path in reduced costs (the
+    /// Jonker-Volgenant augmentation step), then restores the dual invariants. Needs exactly
+    /// as many free columns as free rows. `costs` is `n x n`, row-major.
+    fn augment(&mut self, f: usize, n: usize, costs: &[i64], work: &mut Work) {
+        let Work {
+            dist,
+            pred,
+            done,
+            scanned,
+        } = work;
+        dist.clear();
+        pred.clear();
+        pred.resize(n, f as u32);
+        done.clear();
+        done.resize(n, false);
+        scanned.clear();
+        let uf = self.u[f];
+        let (mut best, mut best_d) = (0usize, i64::MAX);
+        for (j, (&c, &vj)) in costs[f * n..(f + 1) * n].iter().zip(&self.v).enumerate() {
+            let d = c - uf - vj;
+            dist.push(d);
+            if d < best_d {
+                (best, best_d) = (j, d);
+            }
         }
-        for vec in [&mut self.p, &mut self.col_of] {
-            vec.clear();
-            vec.resize(n + 1, 0);
+        let end = loop {
+            done[best] = true;
+            let i1 = self.row_of[best];
+            if i1 == NONE {
+                break best;
+            }
+            scanned.push(best as u32);
+            let i1 = i1 as usize;
+            let base = best_d - self.u[i1];
+            let row = &costs[i1 * n..(i1 + 1) * n];
+            let (mut next, mut next_d) = (usize::MAX, i64::MAX);
+            for (j, ((((&c, &vj), d), p), &fin)) in row
+                .iter()
+                .zip(&self.v)
+                .zip(dist.iter_mut())
+                .zip(pred.iter_mut())
+                .zip(done.iter())
+                .enumerate()
+            {
+                if fin {
+                    continue;
+                }
+                let alt = base + c - vj;
+                if alt < *d {
+                    *d = alt;
+                    *p = i1 as u32;
+                }
+                if *d < next_d {
+                    (next, next_d) = (j, *d);
+                }
+            }
+            // A free column always remains unscanned, so `next` is found.
+            (best, best_d) = (next, next_d);
+        };
+        let delta = dist[end];
+        self.u[f] += delta;
+        for &j in scanned.iter() {
+            let j = j as usize;
+            let t = delta - dist[j];
+            self.u[self.row_of[j] as usize] += t;
+            self.v[j] -= t;
+        }
+        let mut j = end;
+        loop {
+            let i = pred[j] as usize;
+            self.row_of[j] = i as u32;
+            let previous = self.col_of[i];
+            self.col_of[i] = j as u32;
+            if i == f {
+                break;
+            }
+            j = previous as usize;
         }
     }
 
-    /// Adds row `i` (currently unassigned, exactly one column free) by one shortest
-    /// augmenting path. `cost(i, j)` uses 1-based indices.
-    fn add_row(
-        &mut self,
-        i: usize,
-        n: usize,
-        work: &mut Work,
-        cost: &impl Fn(usize, usize) -> i64,
-    ) {
-        let Work { minv, way, used } = work;
-        minv.clear();
-        minv.resize(n + 1, i64::MAX);
-        way.clear();
-        way.resize(n + 1, 0);
-        used.clear();
-        used.resize(n + 1, false);
-        self.p[0] = i as u32;
-        let mut j0 = 0usize;
-        loop {
-            used[j0] = true;
-            let i0 = self.p[j0] as usize;
-            let mut delta = i64::MAX;
-            let mut j1 = 0usize;
-            let ui0 = self.u[i0];
-            for j in 1..=n {
-                if !used[j] {
-                    let cur = cost(i0, j) - ui0 - self.v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0 as u32;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
-                    }
-                }
-            }
-            for j in 0..=n {
-                if used[j] {
-                    let r = self.p[j] as usize;
-                    self.u[r] += delta;
-                    self.v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
-                }
-            }
-            j0 = j1;
-            if self.p[j0] == 0 {
-                break;
-            }
-        }
-        loop {
-            let j1 = way[j0] as usize;
-            self.p[j0] = self.p[j1];
-            self.col_of[self.p[j0] as usize] = j0 as u32;
-            j0 = j1;
-            if j0 == 0 {
-                break;
-            }
-        }
+    /// Copies another solution into this one, reusing the allocations.
+    fn copy_from(&mut self, other: &Duals) {
+        self.u.clone_from(&other.u);
+        self.v.clone_from(&other.v);
+        self.col_of.clone_from(&other.col_of);
+        self.row_of.clone_from(&other.row_of);
     }
 
-    fn total(&self, n: usize, cost: &impl Fn(usize, usize) -> i64) -> i64 {
-        (1..=n).map(|j| cost(self.p[j] as usize, j)).sum()
+    fn total(&self, n: usize, costs: &[i64]) -> i64 {
+        self.col_of
+            .iter()
+            .enumerate()
+            .map(|(i, &j)| costs[i * n + j as usize])
+            .sum()
     }
 }
 
@@ -140,10 +174,16 @@ impl Duals {
 pub struct LowerBound {
     kind: BoundKind,
     boxes: Vec<Cell>,
+    /// `n x n` costs of the prepared state: box `i` to target `j`.
+    costs: Vec<i64>,
+    saved_row: Vec<i64>,
     parent: Duals,
     child: Duals,
     work: Work,
     parent_value: u32,
+    /// `parent` holds an optimal solution for `boxes` (false until the first matching, and
+    /// after an infeasible one).
+    valid: bool,
 }
 
 impl LowerBound {
@@ -152,10 +192,13 @@ impl LowerBound {
         LowerBound {
             kind,
             boxes: Vec::new(),
+            costs: Vec::new(),
+            saved_row: Vec::new(),
             parent: Duals::default(),
             child: Duals::default(),
             work: Work::default(),
             parent_value: 0,
+            valid: false,
         }
     }
 
@@ -167,11 +210,11 @@ impl LowerBound {
     /// Computes the bound for a state with these boxes; `None` when no assignment of boxes to
     /// targets has finite cost (a deadlock).
     pub fn prepare(&mut self, table: &DistanceTable, boxes: &[Cell]) -> Option<u32> {
-        self.boxes.clear();
-        self.boxes.extend_from_slice(boxes);
         let value = match self.kind {
             BoundKind::Zero => 0,
             BoundKind::Nearest => {
+                self.boxes.clear();
+                self.boxes.extend_from_slice(boxes);
                 let mut sum = 0u32;
                 for &b in boxes {
                     let d = table.nearest(b);
@@ -183,14 +226,9 @@ impl LowerBound {
                 sum
             }
             BoundKind::Matching => {
-                let n = boxes.len();
-                self.parent.reset(n);
-                let cost = cost_fn(table, &self.boxes);
-                for i in 1..=n {
-                    self.parent.add_row(i, n, &mut self.work, &cost);
-                }
-                let total = self.parent.total(n, &cost);
+                let total = self.prepare_matching(table, boxes);
                 if total >= INF {
+                    self.valid = false;
                     return None;
                 }
                 total as u32
@@ -198,6 +236,51 @@ impl LowerBound {
         };
         self.parent_value = value;
         Some(value)
+    }
+
+    /// Solves the matching for `boxes`, starting from the last prepared state when few boxes
+    /// differ from it (box `i` is the same box in every state of one search, so the rows that
+    /// changed are the indices whose cells differ): those rows are freed, re-priced and
+    /// re-augmented one by one, which gives the exact optimum again. Returns the total cost.
+    fn prepare_matching(&mut self, table: &DistanceTable, boxes: &[Cell]) -> i64 {
+        let n = boxes.len();
+        let warm = self.valid && self.boxes.len() == n && {
+            let changed = self.boxes.iter().zip(boxes).filter(|(a, b)| a != b).count();
+            changed * 2 <= n
+        };
+        if warm {
+            for i in 0..n {
+                if self.boxes[i] == boxes[i] {
+                    continue;
+                }
+                self.boxes[i] = boxes[i];
+                let row = &mut self.costs[i * n..(i + 1) * n];
+                for (c, &d) in row.iter_mut().zip(table.row(boxes[i])) {
+                    *c = cost(d);
+                }
+                let col = self.parent.col_of[i] as usize;
+                self.parent.row_of[col] = NONE;
+                self.parent.col_of[i] = NONE;
+            }
+            for i in 0..n {
+                if self.parent.col_of[i] == NONE {
+                    self.parent.augment(i, n, &self.costs, &mut self.work);
+                }
+            }
+        } else {
+            self.boxes.clear();
+            self.boxes.extend_from_slice(boxes);
+            self.costs.clear();
+            for &b in boxes {
+                self.costs.extend(table.row(b).iter().map(|&d| cost(d)));
+            }
+            self.parent.reset(n);
+            for i in 0..n {
+                self.parent.augment(i, n, &self.costs, &mut self.work);
+            }
+        }
+        self.valid = true;
+        self.parent.total(n, &self.costs)
     }
 
     /// The bound after box number `index` of the prepared state moves to `to`; `None` when the
@@ -215,35 +298,32 @@ impl LowerBound {
             }
             BoundKind::Matching => {
                 let n = self.boxes.len();
-                let from = self.boxes[index];
-                self.boxes[index] = to;
-                self.child.clone_from(&self.parent);
-                let row = index + 1;
-                let col = self.child.col_of[row] as usize;
-                self.child.p[col] = 0;
-                self.child.u[row] = 0;
-                let total = {
-                    let cost = cost_fn(table, &self.boxes);
-                    self.child.add_row(row, n, &mut self.work, &cost);
-                    self.child.total(n, &cost)
-                };
-                self.boxes[index] = from;
+                let row = &mut self.costs[index * n..(index + 1) * n];
+                self.saved_row.clear();
+                self.saved_row.extend_from_slice(row);
+                for (c, &d) in row.iter_mut().zip(table.row(to)) {
+                    *c = cost(d);
+                }
+                self.child.copy_from(&self.parent);
+                let col = self.child.col_of[index] as usize;
+                self.child.row_of[col] = NONE;
+                self.child.col_of[index] = NONE;
+                self.child.augment(index, n, &self.costs, &mut self.work);
+                let total = self.child.total(n, &self.costs);
+                self.costs[index * n..(index + 1) * n].copy_from_slice(&self.saved_row);
                 (total < INF).then_some(total as u32)
             }
         }
     }
 }
 
-/// The 1-based cost function of the matching: row `i` is box `i - 1`, column `j` target `j - 1`.
+/// The matching cost of a distance.
 #[inline]
-fn cost_fn<'a>(table: &'a DistanceTable, boxes: &'a [Cell]) -> impl Fn(usize, usize) -> i64 + 'a {
-    move |i, j| {
-        let d = table.get(boxes[i - 1], j - 1);
-        if d == UNREACHABLE {
-            INF
-        } else {
-            i64::from(d)
-        }
+fn cost(d: u16) -> i64 {
+    if d == UNREACHABLE {
+        INF
+    } else {
+        i64::from(d)
     }
 }
 
@@ -330,6 +410,36 @@ mod tests {
                         "seed {seed} box {index} to {to}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn warm_started_prepare_equals_brute_force() {
+        let mut bound = LowerBound::new(BoundKind::Matching);
+        let mut s = 99u64;
+        let mut next = |m: usize| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) as usize % m
+        };
+        for seed in 0..40u64 {
+            let n = 2 + (seed as usize % 5);
+            let cells = 14;
+            let table = pseudo_random_table(seed + 1000, cells, n);
+            let mut boxes: Vec<Cell> = (0..n).map(|i| (i * 2) as Cell).collect();
+            for _ in 0..60 {
+                // Move one to three boxes anywhere, then compare with a fresh solve.
+                for _ in 0..1 + next(3) {
+                    let i = next(n);
+                    boxes[i] = next(cells) as Cell;
+                }
+                assert_eq!(
+                    bound.prepare(&table, &boxes),
+                    brute(&table, &boxes),
+                    "seed {seed} boxes {boxes:?}"
+                );
             }
         }
     }

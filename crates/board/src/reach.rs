@@ -118,6 +118,92 @@ impl Reach {
         min
     }
 
+    /// The normalized player position after one box moves, worked out from this fill of the
+    /// parent's region without a new fill, when that can be done locally; `None` otherwise.
+    ///
+    /// The box leaves `freed` and enters `blocked`, two neighbouring cells; `boxes` already
+    /// shows the child's boxes, and `parent_min` is what the last fill returned. The child's
+    /// region is the parent's region plus `freed` (when it touches the region) minus
+    /// `blocked`, provided that `freed` opens no floor outside the region and that removing
+    /// `blocked` cannot split the region: the free cells of the ring of eight around it that
+    /// touch it must form one run around the ring.
+    #[inline]
+    pub fn child_min(
+        &self,
+        board: &Board,
+        boxes: &BoxMap,
+        parent_min: Cell,
+        freed: Cell,
+        blocked: Cell,
+    ) -> Option<Cell> {
+        let mut freed_joins = false;
+        for &n in board.neighbours(freed) {
+            if n == NO_CELL || n == blocked || boxes.is_box(n) {
+                continue;
+            }
+            if !self.contains(n) {
+                return None;
+            }
+            freed_joins = true;
+        }
+        if self.contains(blocked) {
+            if blocked == parent_min || !self.ring_is_one_run(board, boxes, blocked) {
+                return None;
+            }
+        }
+        Some(if freed_joins {
+            parent_min.min(freed)
+        } else {
+            parent_min
+        })
+    }
+
+    /// True if the free orthogonal neighbours of `cell` are connected to each other through
+    /// free cells of the ring of eight around it.
+    fn ring_is_one_run(&self, board: &Board, boxes: &BoxMap, cell: Cell) -> bool {
+        use crate::dir::Dir;
+        let free = |c: Cell| c != NO_CELL && !boxes.is_box(c);
+        let nb = board.neighbours(cell);
+        // Ring in order N, NE, E, SE, S, SW, W, NW; even slots are orthogonal.
+        let mut ring = [false; 8];
+        for k in 0..4 {
+            let d = Dir::from_index(k);
+            let next = Dir::from_index(k + 1);
+            ring[2 * k] = free(nb[k]);
+            // The diagonal between `d` and `next`, reached through whichever side is floor.
+            let diagonal = if nb[k] != NO_CELL {
+                board.neighbour(nb[k], next)
+            } else if nb[next.index()] != NO_CELL {
+                board.neighbour(nb[next.index()], d)
+            } else {
+                NO_CELL
+            };
+            ring[2 * k + 1] = free(diagonal);
+        }
+        // Count runs of free cells that contain an orthogonal cell; one such run is fine.
+        let mut runs_with_orthogonal = 0;
+        let start = match ring.iter().position(|&f| !f) {
+            Some(i) => i,
+            None => return true,
+        };
+        let mut in_run = false;
+        let mut run_has_orthogonal = false;
+        for step in 1..=8 {
+            let i = (start + step) % 8;
+            if ring[i] {
+                if !in_run {
+                    in_run = true;
+                    run_has_orthogonal = false;
+                }
+                run_has_orthogonal |= i % 2 == 0;
+            } else if in_run {
+                in_run = false;
+                runs_with_orthogonal += usize::from(run_has_orthogonal);
+            }
+        }
+        runs_with_orthogonal <= 1
+    }
+
     /// True if the last fill reached `cell`.
     #[inline]
     pub fn contains(&self, cell: Cell) -> bool {

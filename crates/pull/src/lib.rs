@@ -125,7 +125,7 @@ impl Expander for Backward<'_> {
         let board = self.board;
         let zobrist = board.zobrist();
         s.boxes.set_all(node.boxes);
-        s.reach.fill(board, &s.boxes, node.player);
+        let region_min = s.reach.fill(board, &s.boxes, node.player);
         if s.bound
             .prepare(board.start_distances(), node.boxes)
             .is_none()
@@ -154,7 +154,11 @@ impl Expander for Backward<'_> {
                     continue;
                 };
                 s.boxes.move_box(b, to);
-                let player = s.child_reach.fill(board, &s.boxes, beyond);
+                let player = match s.reach.child_min(board, &s.boxes, region_min, b, to) {
+                    Some(p) => p,
+                    None => s.child_reach.fill(board, &s.boxes, beyond),
+                };
+                debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
                 s.boxes.move_box(to, b);
                 let fp =
                     base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);

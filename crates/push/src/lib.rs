@@ -127,7 +127,7 @@ impl Expander for Forward<'_> {
         let board = self.board;
         let zobrist = board.zobrist();
         s.boxes.set_all(node.boxes);
-        s.reach.fill(board, &s.boxes, node.player);
+        let region_min = s.reach.fill(board, &s.boxes, node.player);
         if s.bound
             .prepare(board.goal_distances(), node.boxes)
             .is_none()
@@ -163,7 +163,11 @@ impl Expander for Forward<'_> {
                     s.boxes.move_box(to, b);
                     continue;
                 };
-                let player = s.child_reach.fill(board, &s.boxes, b);
+                let player = match s.reach.child_min(board, &s.boxes, region_min, b, to) {
+                    Some(p) => p,
+                    None => s.child_reach.fill(board, &s.boxes, b),
+                };
+                debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, b));
                 s.boxes.move_box(to, b);
                 let fp =
                     base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
