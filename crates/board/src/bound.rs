@@ -249,13 +249,13 @@ impl LowerBound {
             changed * 2 <= n
         };
         if warm {
-            for i in 0..n {
-                if self.boxes[i] == boxes[i] {
+            for (i, &b) in boxes.iter().enumerate() {
+                if self.boxes[i] == b {
                     continue;
                 }
-                self.boxes[i] = boxes[i];
+                self.boxes[i] = b;
                 let row = &mut self.costs[i * n..(i + 1) * n];
-                for (c, &d) in row.iter_mut().zip(table.row(boxes[i])) {
+                for (c, &d) in row.iter_mut().zip(table.row(b)) {
                     *c = cost(d);
                 }
                 let col = self.parent.col_of[i] as usize;

@@ -146,10 +146,10 @@ impl Reach {
             }
             freed_joins = true;
         }
-        if self.contains(blocked) {
-            if blocked == parent_min || !self.ring_is_one_run(board, boxes, blocked) {
-                return None;
-            }
+        if self.contains(blocked)
+            && (blocked == parent_min || !self.ring_is_one_run(board, boxes, blocked))
+        {
+            return None;
         }
         Some(if freed_joins {
             parent_min.min(freed)
