@@ -166,11 +166,7 @@ pub(crate) fn box_distances(
             }
         }
         for c in 0..n {
-            let best = dist[c * 4..c * 4 + 4]
-                .iter()
-                .copied()
-                .min()
-                .unwrap_or(UNREACHABLE);
+            let best = dist[c * 4..c * 4 + 4].iter().copied().min().unwrap_or(UNREACHABLE);
             let slot = &mut data[c * t + ti];
             *slot = (*slot).min(best);
         }

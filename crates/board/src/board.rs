@@ -38,11 +38,7 @@ impl DistanceTable {
             .chunks(n_targets.max(1))
             .map(|row| row.iter().copied().min().unwrap_or(UNREACHABLE))
             .collect();
-        DistanceTable {
-            n_targets,
-            data,
-            nearest,
-        }
+        DistanceTable { n_targets, data, nearest }
     }
 
     /// The number of targets.
@@ -121,14 +117,7 @@ impl Board {
     /// Builds the board and runs the static analysis. The spec has been validated: at most
     /// [`MAX_CELLS`] floor cells, as many goals as boxes.
     pub(crate) fn new(spec: BoardSpec) -> Board {
-        let BoardSpec {
-            width,
-            height,
-            floor,
-            wall_char,
-            goals,
-            boxes,
-        } = spec;
+        let BoardSpec { width, height, floor, wall_char, goals, boxes } = spec;
         let mut cell_at = vec![NO_CELL; width * height];
         let mut pos_of = Vec::new();
         for (pos, &is_floor) in floor.iter().enumerate() {
@@ -171,14 +160,9 @@ impl Board {
         let start_index = index_of(&start_squares);
         let side_components = analysis::side_components(&neighbours);
         let goal_distance = analysis::box_distances(&neighbours, &side_components, &goals, true);
-        let start_distance =
-            analysis::box_distances(&neighbours, &side_components, &start_squares, false);
-        let push_dead = (0..n)
-            .map(|c| goal_distance.nearest(c as Cell) == UNREACHABLE)
-            .collect();
-        let pull_dead = (0..n)
-            .map(|c| start_distance.nearest(c as Cell) == UNREACHABLE)
-            .collect();
+        let start_distance = analysis::box_distances(&neighbours, &side_components, &start_squares, false);
+        let push_dead = (0..n).map(|c| goal_distance.nearest(c as Cell) == UNREACHABLE).collect();
+        let pull_dead = (0..n).map(|c| start_distance.nearest(c as Cell) == UNREACHABLE).collect();
         let tunnel = analysis::tunnel_flags(&neighbours);
         let zobrist = Zobrist::new(n);
         Board {

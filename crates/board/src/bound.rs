@@ -74,12 +74,7 @@ impl Duals {
     /// Jonker-Volgenant augmentation step), then restores the dual invariants. Needs exactly
     /// as many free columns as free rows. `costs` is `n x n`, row-major.
     fn augment(&mut self, f: usize, n: usize, costs: &[i64], work: &mut Work) {
-        let Work {
-            dist,
-            pred,
-            done,
-            scanned,
-        } = work;
+        let Work { dist, pred, done, scanned } = work;
         dist.clear();
         pred.clear();
         pred.resize(n, f as u32);
@@ -106,13 +101,8 @@ impl Duals {
             let base = best_d - self.u[i1];
             let row = &costs[i1 * n..(i1 + 1) * n];
             let (mut next, mut next_d) = (usize::MAX, i64::MAX);
-            for (j, ((((&c, &vj), d), p), &fin)) in row
-                .iter()
-                .zip(&self.v)
-                .zip(dist.iter_mut())
-                .zip(pred.iter_mut())
-                .zip(done.iter())
-                .enumerate()
+            for (j, ((((&c, &vj), d), p), &fin)) in
+                row.iter().zip(&self.v).zip(dist.iter_mut()).zip(pred.iter_mut()).zip(done.iter()).enumerate()
             {
                 if fin {
                     continue;
@@ -159,11 +149,7 @@ impl Duals {
     }
 
     fn total(&self, n: usize, costs: &[i64]) -> i64 {
-        self.col_of
-            .iter()
-            .enumerate()
-            .map(|(i, &j)| costs[i * n + j as usize])
-            .sum()
+        self.col_of.iter().enumerate().map(|(i, &j)| costs[i * n + j as usize]).sum()
     }
 }
 
@@ -355,14 +341,7 @@ mod tests {
             }
         }
         let mut best = None;
-        go(
-            0,
-            &mut vec![false; table.n_targets()],
-            table,
-            boxes,
-            &mut best,
-            0,
-        );
+        go(0, &mut vec![false; table.n_targets()], table, boxes, &mut best, 0);
         best
     }
 
@@ -370,9 +349,7 @@ mod tests {
         let mut s = seed;
         let data = (0..cells * targets)
             .map(|_| {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let r = (s >> 33) % 23;
                 if r == 0 {
                     UNREACHABLE
@@ -390,9 +367,7 @@ mod tests {
             let n = 1 + (seed as usize % 6);
             let cells = 12;
             let table = pseudo_random_table(seed, cells, n);
-            let boxes: Vec<Cell> = (0..n)
-                .map(|i| ((seed as usize + 5 * i) % cells) as Cell)
-                .collect();
+            let boxes: Vec<Cell> = (0..n).map(|i| ((seed as usize + 5 * i) % cells) as Cell).collect();
             let mut bound = LowerBound::new(BoundKind::Matching);
             let parent = bound.prepare(&table, &boxes);
             assert_eq!(parent, brute(&table, &boxes), "seed {seed}");
@@ -404,11 +379,7 @@ mod tests {
                     let incremental = bound.after_move(&table, index, to);
                     let mut moved = boxes.clone();
                     moved[index] = to;
-                    assert_eq!(
-                        incremental,
-                        brute(&table, &moved),
-                        "seed {seed} box {index} to {to}"
-                    );
+                    assert_eq!(incremental, brute(&table, &moved), "seed {seed} box {index} to {to}");
                 }
             }
         }
@@ -419,9 +390,7 @@ mod tests {
         let mut bound = LowerBound::new(BoundKind::Matching);
         let mut s = 99u64;
         let mut next = |m: usize| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (s >> 33) as usize % m
         };
         for seed in 0..40u64 {
@@ -454,9 +423,7 @@ mod tests {
             if let (Some(a), Some(b)) = (m.prepare(&table, &boxes), nb.prepare(&table, &boxes)) {
                 assert!(b <= a);
                 for to in 0..10 {
-                    if let (Some(a), Some(b)) =
-                        (m.after_move(&table, 1, to), nb.after_move(&table, 1, to))
-                    {
+                    if let (Some(a), Some(b)) = (m.after_move(&table, 1, to), nb.after_move(&table, 1, to)) {
                         assert!(b <= a);
                     }
                 }

@@ -22,9 +22,7 @@ pub enum ParseError {
     #[error("the file is empty")]
     Empty,
     /// The file holds text but no board rows.
-    #[error(
-        "no level found: no line looks like a board row (rows are made of # $ . * @ + and spaces)"
-    )]
+    #[error("no level found: no line looks like a board row (rows are made of # $ . * @ + and spaces)")]
     NoLevel,
     /// The file starts with a UTF-16 byte-order mark or is full of NUL bytes.
     #[error("the file looks like UTF-16 text; save it as UTF-8 or Latin-1")]

@@ -45,11 +45,7 @@ impl Collection {
     /// Finds a level by 1-based index (`"3"`) or by title (exact, then case-insensitive).
     pub fn find(&self, key: &str) -> Option<&LevelEntry> {
         let key = key.trim();
-        if let Some(e) = self
-            .entries
-            .iter()
-            .find(|e| e.title.as_deref() == Some(key))
-        {
+        if let Some(e) = self.entries.iter().find(|e| e.title.as_deref() == Some(key)) {
             if key.parse::<usize>().is_err() {
                 return Some(e);
             }
@@ -59,11 +55,7 @@ impl Collection {
                 return Some(e);
             }
         }
-        self.entries.iter().find(|e| {
-            e.title
-                .as_deref()
-                .is_some_and(|t| t.eq_ignore_ascii_case(key))
-        })
+        self.entries.iter().find(|e| e.title.as_deref().is_some_and(|t| t.eq_ignore_ascii_case(key)))
     }
 }
 
@@ -74,16 +66,9 @@ pub fn load_collection(bytes: &[u8]) -> Result<Collection, ParseError> {
     let entries = raw
         .levels
         .into_iter()
-        .map(|raw| LevelEntry {
-            index: raw.index,
-            title: raw.title.clone(),
-            level: Level::from_raw(raw),
-        })
+        .map(|raw| LevelEntry { index: raw.index, title: raw.title.clone(), level: Level::from_raw(raw) })
         .collect();
-    Ok(Collection {
-        header: raw.header,
-        entries,
-    })
+    Ok(Collection { header: raw.header, entries })
 }
 
 /// What a grid square holds in the level text.
@@ -101,14 +86,7 @@ impl Level {
     /// Validates and normalizes one parsed level (see [`crate::LevelErrorKind`] for what is
     /// an error and what is merely unsolvable).
     pub fn from_raw(raw: RawLevel) -> Result<Level, LevelError> {
-        let RawLevel {
-            index,
-            title,
-            metadata,
-            rows,
-            row_lines,
-            error,
-        } = raw;
+        let RawLevel { index, title, metadata, rows, row_lines, error } = raw;
         let fail = |kind: LevelErrorKind, line: Option<usize>, column: Option<usize>| LevelError {
             index,
             title: title.clone(),
@@ -125,34 +103,20 @@ impl Level {
         let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
         if height > MAX_SIDE {
             return Err(fail(
-                LevelErrorKind::TooLarge {
-                    what: "rows",
-                    actual: height,
-                    limit: MAX_SIDE,
-                },
+                LevelErrorKind::TooLarge { what: "rows", actual: height, limit: MAX_SIDE },
                 Some(first_line),
                 None,
             ));
         }
         if width > MAX_SIDE {
             return Err(fail(
-                LevelErrorKind::TooLarge {
-                    what: "columns",
-                    actual: width,
-                    limit: MAX_SIDE,
-                },
+                LevelErrorKind::TooLarge { what: "columns", actual: width, limit: MAX_SIDE },
                 Some(first_line),
                 None,
             ));
         }
         // Read the grid; the parser guarantees the alphabet, anything else is a wall.
-        let blank = Square {
-            wall: false,
-            written: false,
-            goal: false,
-            boxed: false,
-            player: false,
-        };
+        let blank = Square { wall: false, written: false, goal: false, boxed: false, player: false };
         let mut grid = vec![blank; width * height];
         let mut players = Vec::new();
         for (y, row) in rows.iter().enumerate() {
@@ -167,13 +131,7 @@ impl Level {
                     '@' => sq.player = true,
                     '+' => (sq.goal, sq.player) = (true, true),
                     '#' => sq.wall = true,
-                    other => {
-                        return Err(fail(
-                            LevelErrorKind::UnknownChar(other),
-                            line_of(y),
-                            Some(x + 1),
-                        ))
-                    }
+                    other => return Err(fail(LevelErrorKind::UnknownChar(other), line_of(y), Some(x + 1))),
                 }
                 if sq.player {
                     players.push((x, y));
@@ -185,9 +143,7 @@ impl Level {
             [one] => one,
             [_, (x, y), ..] => {
                 return Err(fail(
-                    LevelErrorKind::SeveralPlayers {
-                        count: players.len(),
-                    },
+                    LevelErrorKind::SeveralPlayers { count: players.len() },
                     line_of(*y),
                     Some(x + 1),
                 ))
@@ -199,8 +155,7 @@ impl Level {
         let mut stack = vec![(px, py)];
         area[py * width + px] = true;
         while let Some((x, y)) = stack.pop() {
-            if !grid[y * width + x].written || x == 0 || y == 0 || x + 1 == width || y + 1 == height
-            {
+            if !grid[y * width + x].written || x == 0 || y == 0 || x + 1 == width || y + 1 == height {
                 return Err(fail(LevelErrorKind::OpenToEdge, line_of(y), Some(x + 1)));
             }
             for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] {
@@ -228,10 +183,7 @@ impl Level {
                 let what = if sq.boxed { "a box" } else { "a goal" };
                 let (x, y) = (i % width, i / width);
                 let line = line_of(y).map_or(String::new(), |l| format!(" on line {l}"));
-                walled_off = Some(format!(
-                    "{what} at column {}{line} is walled off from the player",
-                    x + 1
-                ));
+                walled_off = Some(format!("{what} at column {}{line} is walled off from the player", x + 1));
             }
             if !(area[i] || sq.boxed == sq.goal) {
                 n_boxes += usize::from(sq.boxed);
@@ -245,10 +197,7 @@ impl Level {
         }
         if n_boxes != n_goals {
             return Err(fail(
-                LevelErrorKind::BoxGoalMismatch {
-                    boxes: n_boxes,
-                    goals: n_goals,
-                },
+                LevelErrorKind::BoxGoalMismatch { boxes: n_boxes, goals: n_goals },
                 Some(first_line),
                 None,
             ));
@@ -256,22 +205,14 @@ impl Level {
         let n_cells = area.iter().filter(|&&a| a).count();
         if n_cells > MAX_CELLS {
             return Err(fail(
-                LevelErrorKind::TooLarge {
-                    what: "the player's area",
-                    actual: n_cells,
-                    limit: MAX_CELLS,
-                },
+                LevelErrorKind::TooLarge { what: "the player's area", actual: n_cells, limit: MAX_CELLS },
                 Some(first_line),
                 None,
             ));
         }
         if n_boxes > MAX_BOXES {
             return Err(fail(
-                LevelErrorKind::TooLarge {
-                    what: "the number of boxes",
-                    actual: n_boxes,
-                    limit: MAX_BOXES,
-                },
+                LevelErrorKind::TooLarge { what: "the number of boxes", actual: n_boxes, limit: MAX_BOXES },
                 Some(first_line),
                 None,
             ));
@@ -294,22 +235,10 @@ impl Level {
             boxes: boxes.clone(),
         };
         let board = Board::new(spec);
-        let cell = |pos: usize| -> Cell {
-            board
-                .cell(pos % width, pos / width)
-                .expect("area squares are cells")
-        };
+        let cell =
+            |pos: usize| -> Cell { board.cell(pos % width, pos / width).expect("area squares are cells") };
         let start = State::new(boxes.iter().map(|&p| cell(p)).collect(), cell(player_pos));
-        Ok(Level {
-            index,
-            title,
-            metadata,
-            rows,
-            first_line,
-            board,
-            start,
-            walled_off,
-        })
+        Ok(Level { index, title, metadata, rows, first_line, board, start, walled_off })
     }
 
     /// Parses text holding exactly one level (the first one, if there are several).
@@ -322,11 +251,7 @@ impl Level {
             kind: LevelErrorKind::Unreadable(e),
         };
         let raw = parse_collection(text.as_bytes()).map_err(unreadable)?;
-        let first = raw
-            .levels
-            .into_iter()
-            .next()
-            .ok_or_else(|| unreadable(ParseError::NoLevel))?;
+        let first = raw.levels.into_iter().next().ok_or_else(|| unreadable(ParseError::NoLevel))?;
         Level::from_raw(first)
     }
 
@@ -342,9 +267,7 @@ impl Level {
 
     /// A name for messages: the title, or `#index`.
     pub fn name(&self) -> String {
-        self.title
-            .clone()
-            .unwrap_or_else(|| format!("#{}", self.index))
+        self.title.clone().unwrap_or_else(|| format!("#{}", self.index))
     }
 
     /// SOK metadata (`Author`, `Comment`, ...), in file order.

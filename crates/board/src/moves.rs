@@ -59,37 +59,22 @@ pub fn parse_lurd(text: &str) -> Result<Vec<Step>, LurdError> {
             if count.is_none() {
                 count_pos = position;
             }
-            let c = count
-                .unwrap_or(0)
-                .saturating_mul(10)
-                .saturating_add(digit as usize);
+            let c = count.unwrap_or(0).saturating_mul(10).saturating_add(digit as usize);
             if c > MAX_STEPS {
-                return Err(LurdError {
-                    position: count_pos,
-                    what: "run-length count too large".into(),
-                });
+                return Err(LurdError { position: count_pos, what: "run-length count too large".into() });
             }
             count = Some(c);
             continue;
         }
         let Some((dir, push)) = Dir::from_lurd(ch) else {
-            return Err(LurdError {
-                position,
-                what: format!("{ch:?} is not a LURD letter"),
-            });
+            return Err(LurdError { position, what: format!("{ch:?} is not a LURD letter") });
         };
         let n = count.take().unwrap_or(1);
         if n == 0 {
-            return Err(LurdError {
-                position: count_pos,
-                what: "run-length count 0".into(),
-            });
+            return Err(LurdError { position: count_pos, what: "run-length count 0".into() });
         }
         if steps.len() + n > MAX_STEPS {
-            return Err(LurdError {
-                position,
-                what: format!("more than {MAX_STEPS} moves"),
-            });
+            return Err(LurdError { position, what: format!("more than {MAX_STEPS} moves") });
         }
         steps.extend(std::iter::repeat_n(Step { dir, push }, n));
     }
@@ -159,24 +144,14 @@ pub struct PushError {
 }
 
 /// Writes pushes as LURD steps, filling in the shortest walks between them.
-pub fn pushes_to_steps(
-    board: &Board,
-    start: &State,
-    pushes: &[Push],
-) -> Result<Vec<Step>, PushError> {
+pub fn pushes_to_steps(board: &Board, start: &State, pushes: &[Push]) -> Result<Vec<Step>, PushError> {
     let mut boxes = BoxMap::new(board.n_cells());
     boxes.set_all(&start.boxes);
     let mut player = start.player;
     let mut steps = Vec::new();
     for (i, push) in pushes.iter().enumerate() {
         let (x, y) = board.xy(push.from);
-        let fail = |why| PushError {
-            index: i + 1,
-            dir: push.dir,
-            x,
-            y,
-            why,
-        };
+        let fail = |why| PushError { index: i + 1, dir: push.dir, x, y, why };
         if !boxes.is_box(push.from) {
             return Err(fail("no box there"));
         }
@@ -191,10 +166,7 @@ pub fn pushes_to_steps(
         let walk = walk_path(board, &boxes, player, behind)
             .ok_or_else(|| fail("the player cannot walk behind the box"))?;
         steps.extend(walk.into_iter().map(|dir| Step { dir, push: false }));
-        steps.push(Step {
-            dir: push.dir,
-            push: true,
-        });
+        steps.push(Step { dir: push.dir, push: true });
         boxes.move_box(push.from, to);
         player = push.from;
     }
@@ -224,9 +196,7 @@ pub enum ReplayError {
         why: BadMove,
     },
     /// Every move is legal but boxes are left off goals.
-    #[error(
-        "not solved after {moves} moves and {pushes} pushes: {off_goal} boxes are not on goals"
-    )]
+    #[error("not solved after {moves} moves and {pushes} pushes: {off_goal} boxes are not on goals")]
     Unsolved {
         /// Moves made.
         moves: usize,
@@ -270,11 +240,7 @@ pub fn replay(board: &Board, start: &State, steps: &[Step]) -> Result<ReplayStat
     let mut player = start.player;
     let mut pushes = 0;
     for (i, step) in steps.iter().enumerate() {
-        let bad = |why| ReplayError::BadMove {
-            number: i + 1,
-            letter: step.dir.lurd(step.push),
-            why,
-        };
+        let bad = |why| ReplayError::BadMove { number: i + 1, letter: step.dir.lurd(step.push), why };
         let next = board.neighbour(player, step.dir);
         if next == NO_CELL {
             return Err(bad(BadMove::Wall));
@@ -288,8 +254,7 @@ pub fn replay(board: &Board, start: &State, steps: &[Step]) -> Result<ReplayStat
                 return Err(bad(BadMove::Blocked));
             }
             boxes.move_box(next, to);
-            off_goal =
-                off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(next));
+            off_goal = off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(next));
             pushes += 1;
         } else if step.push {
             return Err(bad(BadMove::WalkWrittenAsPush));
@@ -298,11 +263,7 @@ pub fn replay(board: &Board, start: &State, steps: &[Step]) -> Result<ReplayStat
     }
     let moves = steps.len();
     if off_goal > 0 {
-        return Err(ReplayError::Unsolved {
-            moves,
-            pushes,
-            off_goal,
-        });
+        return Err(ReplayError::Unsolved { moves, pushes, off_goal });
     }
     Ok(ReplayStats { moves, pushes })
 }
@@ -318,10 +279,7 @@ pub fn steps_to_pushes(board: &Board, start: &State, steps: &[Step]) -> Vec<Push
             break;
         }
         if step.push {
-            pushes.push(Push {
-                from: next,
-                dir: step.dir,
-            });
+            pushes.push(Push { from: next, dir: step.dir });
         }
         player = next;
     }

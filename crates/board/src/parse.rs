@@ -185,11 +185,7 @@ fn split_lines(text: &str) -> Vec<&str> {
     let mut rest = text;
     while let Some(end) = rest.find(['\n', '\r']) {
         lines.push(&rest[..end]);
-        let skip = if rest[end..].starts_with("\r\n") {
-            2
-        } else {
-            1
-        };
+        let skip = if rest[end..].starts_with("\r\n") { 2 } else { 1 };
         rest = &rest[end + skip..];
     }
     if !rest.is_empty() {
@@ -255,11 +251,7 @@ fn comment_block_ends(lines: &[&str]) -> Vec<Option<usize>> {
 }
 
 /// Classifies line `i`; returns its kind and the index of the next unclassified line.
-fn classify_line<'a>(
-    lines: &[&'a str],
-    i: usize,
-    block_ends: &[Option<usize>],
-) -> (Kind<'a>, usize) {
+fn classify_line<'a>(lines: &[&'a str], i: usize, block_ends: &[Option<usize>]) -> (Kind<'a>, usize) {
     let line = lines[i];
     let trimmed = line.trim();
     if trimmed.is_empty() {
@@ -271,11 +263,7 @@ fn classify_line<'a>(
     if let Some((key, value)) = split_meta(trimmed) {
         if key.eq_ignore_ascii_case("comment") && value.is_empty() {
             if let Some(end) = block_ends[i] {
-                let value = lines[i + 1..end]
-                    .iter()
-                    .map(|l| l.trim_end())
-                    .collect::<Vec<_>>()
-                    .join("\n");
+                let value = lines[i + 1..end].iter().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n");
                 return (Kind::Meta { key, value }, end + 1);
             }
         }
@@ -309,10 +297,8 @@ fn is_comment_end(key: &str) -> bool {
 
 /// A character allowed in a board row line (plain or run-length).
 fn is_row_char(c: char) -> bool {
-    matches!(
-        c,
-        '#' | ' ' | '-' | '_' | '.' | '$' | '*' | '@' | '+' | 'p' | 'P' | 'b' | 'B' | '\t' | '|'
-    ) || c.is_ascii_digit()
+    matches!(c, '#' | ' ' | '-' | '_' | '.' | '$' | '*' | '@' | '+' | 'p' | 'P' | 'b' | 'B' | '\t' | '|')
+        || c.is_ascii_digit()
 }
 
 /// A clean board row: contains `#` and only row characters.
@@ -356,11 +342,7 @@ fn resolve_damaged(units: &mut [Unit<'_>]) {
         let touches_board = (start > 0 && is_row(start - 1)) || is_row(i);
         for unit in &mut units[start..i] {
             if let Kind::Damaged(line) = unit.kind {
-                unit.kind = if touches_board {
-                    Kind::Row(line)
-                } else {
-                    Kind::Text(line.trim())
-                };
+                unit.kind = if touches_board { Kind::Row(line) } else { Kind::Text(line.trim()) };
             }
         }
     }
@@ -423,9 +405,7 @@ impl Gap {
             (Some(_), Some((first, _))) => first,
             _ => self.range.start,
         };
-        let line = (start..self.range.end)
-            .rev()
-            .find(|&i| title_text(&units[i].kind).is_some())?;
+        let line = (start..self.range.end).rev().find(|&i| title_text(&units[i].kind).is_some())?;
         Some((line, self.touching().contains(&line)))
     }
 
@@ -436,8 +416,7 @@ impl Gap {
         if self.next.is_some() && self.blanks.is_none() {
             return None;
         }
-        self.attached()
-            .find(|&i| matches!(units[i].kind, Kind::Text(_)))
+        self.attached().find(|&i| matches!(units[i].kind, Kind::Text(_)))
     }
 }
 
@@ -478,9 +457,7 @@ fn assemble(units: &[Unit<'_>]) -> RawCollection {
         let leading = gaps[k].leading_title(units);
         let line = match leading {
             Some((line, true)) => Some(line),
-            _ => gaps[k + 1]
-                .trailing_title(units)
-                .or(leading.map(|(line, _)| line)),
+            _ => gaps[k + 1].trailing_title(units).or(leading.map(|(line, _)| line)),
         };
         let from_meta = meta_title(&level.metadata);
         if k == 0 {
@@ -489,15 +466,11 @@ fn assemble(units: &[Unit<'_>]) -> RawCollection {
                 .filter(|&(i, strong)| strong || (from_meta.is_none() && line == Some(i)))
                 .map(|(i, _)| i);
         }
-        level.title = from_meta
-            .or_else(|| line.and_then(|i| title_text(&units[i].kind)))
-            .map(str::to_string);
+        level.title = from_meta.or_else(|| line.and_then(|i| title_text(&units[i].kind))).map(str::to_string);
     }
 
-    let header = gaps
-        .first()
-        .map(|gap| header_lines(units, gap, &header_meta, first_leading))
-        .unwrap_or_default();
+    let header =
+        gaps.first().map(|gap| header_lines(units, gap, &header_meta, first_leading)).unwrap_or_default();
     RawCollection { header, levels }
 }
 
@@ -532,9 +505,8 @@ fn gaps(units: &[Unit<'_>], boards: &[Range<usize>]) -> Vec<Gap> {
             let mut blank = (start..end).filter(|&i| units[i].kind == Kind::Blank);
             let first = blank.next();
             let blanks = first.map(|first| (first, blank.next_back().unwrap_or(first)));
-            let meta_prefix_end = (start..end)
-                .find(|&i| !matches!(units[i].kind, Kind::Meta { .. }))
-                .unwrap_or(end);
+            let meta_prefix_end =
+                (start..end).find(|&i| !matches!(units[i].kind, Kind::Meta { .. })).unwrap_or(end);
             Gap {
                 range: start..end,
                 prev: k.checked_sub(1),
@@ -565,10 +537,7 @@ fn header_lines(
             _ => None,
         })
         .collect();
-    let end = header
-        .iter()
-        .rposition(|l| !l.is_empty())
-        .map_or(0, |p| p + 1);
+    let end = header.iter().rposition(|l| !l.is_empty()).map_or(0, |p| p + 1);
     header.truncate(end);
     let start = header.iter().position(|l| !l.is_empty()).unwrap_or(0);
     header.drain(..start);
@@ -580,14 +549,8 @@ fn header_lines(
 
 /// Builds one level's rows from its board-row units.
 fn build_level(index: usize, rows: &[Unit<'_>], budget: &mut usize) -> RawLevel {
-    let mut builder = LevelBuilder {
-        level: RawLevel {
-            index,
-            ..RawLevel::default()
-        },
-        total_rows: 0,
-        budget,
-    };
+    let mut builder =
+        LevelBuilder { level: RawLevel { index, ..RawLevel::default() }, total_rows: 0, budget };
     for unit in rows {
         if let Kind::Row(line) = unit.kind {
             builder.add_line(line, unit.line + 1);
@@ -704,22 +667,14 @@ impl LevelBuilder<'_> {
     /// Records a [`LevelErrorKind::BadRunLength`] for count `c`.
     fn count_error(&mut self, line: &str, c: Count, line_no: usize, why: &str) {
         let digits = line.get(c.start..c.end).unwrap_or("");
-        let shown = if digits.len() > 24 {
-            format!("{}...", &digits[..20])
-        } else {
-            digits.to_string()
-        };
+        let shown = if digits.len() > 24 { format!("{}...", &digits[..20]) } else { digits.to_string() };
         let message = format!("count {shown} {why}");
         self.set_error(LevelErrorKind::BadRunLength(message), line_no, c.column);
     }
 
     /// Records that the level has more than [`MAX_ROWS`] rows (the count is final in `finish`).
     fn too_many_rows(&mut self, line_no: usize) {
-        let kind = LevelErrorKind::TooLarge {
-            what: "rows",
-            actual: self.total_rows,
-            limit: MAX_ROWS,
-        };
+        let kind = LevelErrorKind::TooLarge { what: "rows", actual: self.total_rows, limit: MAX_ROWS };
         self.set_error(kind, line_no, 1);
     }
 
@@ -731,11 +686,7 @@ impl LevelBuilder<'_> {
             return;
         }
         if let Some(column) = row.overflow_column {
-            let kind = LevelErrorKind::TooLarge {
-                what: "columns",
-                actual: row.width,
-                limit: MAX_COLUMNS,
-            };
+            let kind = LevelErrorKind::TooLarge { what: "columns", actual: row.width, limit: MAX_COLUMNS };
             self.set_error(kind, line_no, column);
         } else if row.width > row.cap {
             let kind = LevelErrorKind::TooLarge {
@@ -754,16 +705,7 @@ impl LevelBuilder<'_> {
 
     /// The finished level; a row-count error gets the final count.
     fn finish(mut self) -> RawLevel {
-        if let Some((
-            LevelErrorKind::TooLarge {
-                what: "rows",
-                actual,
-                ..
-            },
-            _,
-            _,
-        )) = &mut self.level.error
-        {
+        if let Some((LevelErrorKind::TooLarge { what: "rows", actual, .. }, _, _)) = &mut self.level.error {
             *actual = self.total_rows;
         }
         self.level
@@ -774,17 +716,8 @@ impl LevelBuilder<'_> {
 fn extend_count(count: Option<Count>, digit: u32, column: usize, pos: usize) -> Count {
     let digit = digit as usize;
     match count {
-        None => Count {
-            value: digit,
-            column,
-            start: pos,
-            end: pos + 1,
-        },
-        Some(c) => Count {
-            value: c.value.saturating_mul(10).saturating_add(digit),
-            end: pos + 1,
-            ..c
-        },
+        None => Count { value: digit, column, start: pos, end: pos + 1 },
+        Some(c) => Count { value: c.value.saturating_mul(10).saturating_add(digit), end: pos + 1, ..c },
     }
 }
 
@@ -816,12 +749,7 @@ struct RowBuilder {
 impl RowBuilder {
     /// A new row that stores at most `cap` characters.
     fn new(cap: usize) -> Self {
-        Self {
-            text: String::new(),
-            width: 0,
-            cap,
-            overflow_column: None,
-        }
+        Self { text: String::new(), width: 0, cap, overflow_column: None }
     }
 
     /// Appends `n` copies of `ch`, read at `column` of the line.
@@ -865,19 +793,10 @@ mod tests {
         assert_eq!(parse_collection(b""), Err(ParseError::Empty));
         assert_eq!(parse_collection(b" \n\t\r\n  "), Err(ParseError::Empty));
         assert_eq!(parse_collection(b"\xEF\xBB\xBF\n"), Err(ParseError::Empty));
-        assert_eq!(
-            parse_collection(b"; just a comment\nhello\n"),
-            Err(ParseError::NoLevel)
-        );
+        assert_eq!(parse_collection(b"; just a comment\nhello\n"), Err(ParseError::NoLevel));
         assert_eq!(parse_collection(b"Title: x\n"), Err(ParseError::NoLevel));
-        assert_eq!(
-            parse_collection(b"\xFF\xFE#\x00#\x00"),
-            Err(ParseError::Utf16)
-        );
-        assert_eq!(
-            parse_collection(b"\xFE\xFF\x00#\x00#"),
-            Err(ParseError::Utf16)
-        );
+        assert_eq!(parse_collection(b"\xFF\xFE#\x00#\x00"), Err(ParseError::Utf16));
+        assert_eq!(parse_collection(b"\xFE\xFF\x00#\x00#"), Err(ParseError::Utf16));
         let utf16: Vec<u8> = "####\n#@$.#\n####\n".bytes().flat_map(|b| [b, 0]).collect();
         assert_eq!(parse_collection(&utf16), Err(ParseError::Utf16));
     }
@@ -912,10 +831,7 @@ mod tests {
     #[test]
     fn alternative_characters_are_normalized() {
         let c = parse("#######\n#-p_bB#\n#P.__ #  \t\n#######\n");
-        assert_eq!(
-            c.levels[0].rows,
-            ["#######", "# @ $*#", "#+.   #", "#######"]
-        );
+        assert_eq!(c.levels[0].rows, ["#######", "# @ $*#", "#+.   #", "#######"]);
     }
 
     #[test]
@@ -929,10 +845,7 @@ mod tests {
     fn run_length_rows() {
         let c = parse("; r\n4#|#.@#|4#\n6#\n#2-.#|6#|\n");
         let level = &c.levels[0];
-        assert_eq!(
-            level.rows,
-            ["####", "#.@#", "####", "######", "#  .#", "######"]
-        );
+        assert_eq!(level.rows, ["####", "#.@#", "####", "######", "#  .#", "######"]);
         assert_eq!(level.row_lines, [2, 2, 2, 3, 4, 4]);
         assert_eq!(level.error, None);
     }
@@ -997,11 +910,8 @@ mod tests {
     fn too_many_columns() {
         let line = "#".repeat(MAX_COLUMNS + 10);
         let c = parse(&line);
-        let expected = LevelErrorKind::TooLarge {
-            what: "columns",
-            actual: MAX_COLUMNS + 10,
-            limit: MAX_COLUMNS,
-        };
+        let expected =
+            LevelErrorKind::TooLarge { what: "columns", actual: MAX_COLUMNS + 10, limit: MAX_COLUMNS };
         assert_eq!(c.levels[0].error, Some((expected, 1, MAX_COLUMNS + 1)));
         assert_eq!(c.levels[0].rows[0].len(), MAX_COLUMNS);
     }
@@ -1012,22 +922,14 @@ mod tests {
         let c = parse(&text);
         let level = &c.levels[0];
         assert_eq!(level.rows.len(), MAX_ROWS);
-        let expected = LevelErrorKind::TooLarge {
-            what: "rows",
-            actual: MAX_ROWS + 8,
-            limit: MAX_ROWS,
-        };
+        let expected = LevelErrorKind::TooLarge { what: "rows", actual: MAX_ROWS + 8, limit: MAX_ROWS };
         assert_eq!(level.error, Some((expected, 1, 1)));
     }
 
     #[test]
     fn too_many_rows_one_per_line() {
         let c = parse(&"#\n".repeat(MAX_ROWS + 3));
-        let expected = LevelErrorKind::TooLarge {
-            what: "rows",
-            actual: MAX_ROWS + 3,
-            limit: MAX_ROWS,
-        };
+        let expected = LevelErrorKind::TooLarge { what: "rows", actual: MAX_ROWS + 3, limit: MAX_ROWS };
         assert_eq!(c.levels[0].error, Some((expected, MAX_ROWS + 1, 1)));
         assert_eq!(c.levels[0].rows.len(), MAX_ROWS);
     }
@@ -1047,9 +949,8 @@ mod tests {
 
     #[test]
     fn header_and_first_title() {
-        let c = parse(
-            "; Microban\n\n; Copyright: X\n;\n; 1\n\n####\n#@*#\n####\n\n; 2\n\n####\n#@*#\n####\n",
-        );
+        let c =
+            parse("; Microban\n\n; Copyright: X\n;\n; 1\n\n####\n#@*#\n####\n\n; 2\n\n####\n#@*#\n####\n");
         assert_eq!(c.header, ["Microban", "Copyright: X"]);
         assert_eq!(titles(&c), [Some("1"), Some("2")]);
     }

@@ -15,9 +15,7 @@ const EMPTY: u16 = u16::MAX;
 impl BoxMap {
     /// An empty map for a board with `n_cells` cells.
     pub fn new(n_cells: usize) -> BoxMap {
-        BoxMap {
-            at: vec![EMPTY; n_cells],
-        }
+        BoxMap { at: vec![EMPTY; n_cells] }
     }
 
     /// True if a box stands on `cell`.
@@ -81,11 +79,7 @@ pub struct Reach {
 impl Reach {
     /// A flood fill for a board with `n_cells` cells.
     pub fn new(n_cells: usize) -> Reach {
-        Reach {
-            stamp: vec![0; n_cells],
-            current: 0,
-            stack: Vec::with_capacity(n_cells),
-        }
+        Reach { stamp: vec![0; n_cells], current: 0, stack: Vec::with_capacity(n_cells) }
     }
 
     fn next_stamp(&mut self) {
@@ -146,16 +140,10 @@ impl Reach {
             }
             freed_joins = true;
         }
-        if self.contains(blocked)
-            && (blocked == parent_min || !self.ring_is_one_run(board, boxes, blocked))
-        {
+        if self.contains(blocked) && (blocked == parent_min || !self.ring_is_one_run(board, boxes, blocked)) {
             return None;
         }
-        Some(if freed_joins {
-            parent_min.min(freed)
-        } else {
-            parent_min
-        })
+        Some(if freed_joins { parent_min.min(freed) } else { parent_min })
     }
 
     /// True if the free orthogonal neighbours of `cell` are connected to each other through
@@ -212,10 +200,6 @@ impl Reach {
 
     /// The cells the last fill reached, in no particular order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.stamp
-            .iter()
-            .enumerate()
-            .filter(move |&(_, &s)| s == self.current)
-            .map(|(c, _)| c as Cell)
+        self.stamp.iter().enumerate().filter(move |&(_, &s)| s == self.current).map(|(c, _)| c as Cell)
     }
 }

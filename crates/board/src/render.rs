@@ -97,25 +97,13 @@ fn square_char(board: &Board, boxes: &BoxMap, player: Cell, cell: Cell) -> char 
 pub fn legend(overlay: Overlay) -> Option<String> {
     let mut parts = Vec::new();
     if overlay.reach {
-        parts.push(if overlay.color {
-            "green: player reach"
-        } else {
-            "-: player reach"
-        });
+        parts.push(if overlay.color { "green: player reach" } else { "-: player reach" });
     }
     if overlay.dead {
-        parts.push(if overlay.color {
-            "red: dead for pushing"
-        } else {
-            "x: dead for pushing"
-        });
+        parts.push(if overlay.color { "red: dead for pushing" } else { "x: dead for pushing" });
     }
     if overlay.pull_dead {
-        parts.push(if overlay.color {
-            "magenta: dead for pulling"
-        } else {
-            "y: dead for pulling"
-        });
+        parts.push(if overlay.color { "magenta: dead for pulling" } else { "y: dead for pulling" });
     }
     (!parts.is_empty()).then(|| parts.join(", "))
 }

@@ -68,8 +68,7 @@ fn splitmix64(state: &mut u64) -> u64 {
 impl Zobrist {
     pub(crate) fn new(n_cells: usize) -> Zobrist {
         let mut seed = 0x5EED_B150_17E5_0001;
-        let mut key =
-            || (u128::from(splitmix64(&mut seed)) << 64) | u128::from(splitmix64(&mut seed));
+        let mut key = || (u128::from(splitmix64(&mut seed)) << 64) | u128::from(splitmix64(&mut seed));
         let boxes = (0..n_cells).map(|_| key()).collect();
         let player = (0..n_cells).map(|_| key()).collect();
         Zobrist { boxes, player }
@@ -127,9 +126,7 @@ impl State {
 
     /// The canonical fingerprint: boxes plus normalized player.
     pub fn fingerprint(&self, board: &Board) -> Fingerprint {
-        board
-            .zobrist()
-            .fingerprint(&self.boxes, self.normalized_player(board))
+        board.zobrist().fingerprint(&self.boxes, self.normalized_player(board))
     }
 
     /// True when every box stands on a goal.

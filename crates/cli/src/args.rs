@@ -12,12 +12,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Exit status: 0 when every requested level was solved, 1 when some were not, 2 for
 /// invalid input or usage, 130 when interrupted.
 #[derive(Debug, Parser)]
-#[command(
-    name = "bisolve",
-    version,
-    args_conflicts_with_subcommands = true,
-    subcommand_negates_reqs = true
-)]
+#[command(name = "bisolve", version, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

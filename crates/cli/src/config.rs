@@ -20,15 +20,8 @@ impl From<BoundArg> for BoundKind {
 
 /// The pruning switches as the engine's push and pull configurations.
 pub fn pruning(p: &PruningArgs) -> (PushConfig, PullConfig) {
-    let push = PushConfig {
-        dead_squares: !p.no_dead_squares,
-        freeze: !p.no_freeze,
-        bound: p.bound.into(),
-    };
-    let pull = PullConfig {
-        dead_squares: !p.no_pull_dead_squares,
-        bound: p.pull_bound.into(),
-    };
+    let push = PushConfig { dead_squares: !p.no_dead_squares, freeze: !p.no_freeze, bound: p.bound.into() };
+    let pull = PullConfig { dead_squares: !p.no_pull_dead_squares, bound: p.pull_bound.into() };
     (push, pull)
 }
 
@@ -36,40 +29,23 @@ pub fn pruning(p: &PruningArgs) -> (PushConfig, PullConfig) {
 pub fn solve_config(args: &SolveArgs) -> Result<(Config, Limits)> {
     let strategy = Strategy::parse(&args.strategy).map_err(anyhow::Error::msg)?;
     let (push, pull) = pruning(&args.pruning);
-    let config = Config {
-        strategy,
-        threads: args.threads as usize,
-        push,
-        pull,
-    };
+    let config = Config { strategy, threads: args.threads as usize, push, pull };
     if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
-        bail!(
-            "--time-limit must be a positive number of seconds, not {}",
-            args.time_limit
-        );
+        bail!("--time-limit must be a positive number of seconds, not {}", args.time_limit);
     }
     let time = Duration::try_from_secs_f64(args.time_limit).unwrap_or(Duration::MAX);
     let memory = match &args.memory {
         Some(s) => parse_size(s)?,
         None => default_memory(),
     };
-    Ok((
-        config,
-        Limits {
-            time: Some(time),
-            memory: Some(memory),
-            states: args.states,
-        },
-    ))
+    Ok((config, Limits { time: Some(time), memory: Some(memory), states: args.states }))
 }
 
 /// Reads a size: a number with an optional unit (K, M, G, T, with or without `B`/`iB`;
 /// powers of 1024).
 pub fn parse_size(text: &str) -> Result<usize> {
     let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let value: f64 = match num.parse() {
         Ok(v) => v,

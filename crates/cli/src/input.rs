@@ -54,10 +54,7 @@ pub fn describe_error(path: &Path, e: &LevelError) -> String {
             at.push_str(&format!(":{col}"));
         }
     }
-    let title = e
-        .title
-        .as_ref()
-        .map_or(String::new(), |t| format!(" ({t:?})"));
+    let title = e.title.as_ref().map_or(String::new(), |t| format!(" ({t:?})"));
     format!("{at}: level {}{title}: {}", e.index, e.kind)
 }
 

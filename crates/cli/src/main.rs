@@ -51,11 +51,7 @@ fn list_strategies(out: &mut Out) -> anyhow::Result<Exit> {
     for (name, what) in bisolve_engine::STRATEGIES {
         out.line(&format!("{name:<14} {what}"))?;
     }
-    out.line(
-        "Any DIRECTION-ORDERING also works: DIRECTION is forward, backward or bidirectional;",
-    )?;
-    out.line(
-        "ORDERING is astar, wastar (weight 3), wastarN or greedy (e.g. bidirectional-astar).",
-    )?;
+    out.line("Any DIRECTION-ORDERING also works: DIRECTION is forward, backward or bidirectional;")?;
+    out.line("ORDERING is astar, wastar (weight 3), wastarN or greedy (e.g. bidirectional-astar).")?;
     Ok(Exit::Ok)
 }

@@ -36,9 +36,7 @@ impl std::error::Error for Closed {}
 impl Out {
     /// Standard output.
     pub fn stdout() -> Out {
-        Out {
-            inner: io::LineWriter::new(io::stdout()),
-        }
+        Out { inner: io::LineWriter::new(io::stdout()) }
     }
 
     /// Writes one line.

@@ -18,12 +18,7 @@ pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
         ColorArg::Never => false,
         ColorArg::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let overlay = Overlay {
-        dead: args.dead,
-        pull_dead: args.pull_dead,
-        reach: args.reach,
-        color,
-    };
+    let overlay = Overlay { dead: args.dead, pull_dead: args.pull_dead, reach: args.reach, color };
     let mut invalid = 0;
     for entry in &entries {
         match &entry.level {
@@ -54,9 +49,5 @@ pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
     if let Some(text) = legend(overlay) {
         out.line(&format!("; {text}"))?;
     }
-    Ok(if invalid == 0 {
-        Exit::Ok
-    } else {
-        Exit::Invalid
-    })
+    Ok(if invalid == 0 { Exit::Ok } else { Exit::Invalid })
 }

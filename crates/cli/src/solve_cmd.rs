@@ -58,10 +58,7 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
     let collection = read_collection(path)?;
     let entries = select(&collection, path, args.select.level.as_deref())?;
     let started = Instant::now();
-    let mut tally = Tally {
-        requested: entries.len(),
-        ..Tally::default()
-    };
+    let mut tally = Tally { requested: entries.len(), ..Tally::default() };
     for entry in entries {
         if cancel.load(Ordering::Relaxed) {
             tally.cancelled = true;
@@ -88,9 +85,7 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
                     tally.cancelled = true;
                 }
                 if args.json {
-                    out.line(&serde_json::to_string(&record(
-                        path, entry, &report, solution,
-                    ))?)?;
+                    out.line(&serde_json::to_string(&record(path, entry, &report, solution))?)?;
                 } else {
                     print_human(out, path, entry, &report, solution, args.quiet)?;
                 }
@@ -107,11 +102,7 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
             tally.solved,
             tally.requested,
             started.elapsed().as_secs_f64(),
-            if tally.invalid > 0 {
-                format!(" ({} invalid)", tally.invalid)
-            } else {
-                String::new()
-            }
+            if tally.invalid > 0 { format!(" ({} invalid)", tally.invalid) } else { String::new() }
         ))?;
     }
     Ok(if tally.cancelled {
@@ -182,12 +173,7 @@ fn record<'a>(
     }
 }
 
-fn invalid_record<'a>(
-    path: &Path,
-    entry: &'a LevelEntry,
-    config: &Config,
-    error: String,
-) -> LevelRecord<'a> {
+fn invalid_record<'a>(path: &Path, entry: &'a LevelEntry, config: &Config, error: String) -> LevelRecord<'a> {
     LevelRecord {
         file: path.display().to_string(),
         index: entry.index,
@@ -219,12 +205,7 @@ fn print_human(
     quiet: bool,
 ) -> Result<()> {
     let stats = &report.stats;
-    let mut line = format!(
-        "{} {}: {}",
-        path.display(),
-        label(entry),
-        report.outcome.status()
-    );
+    let mut line = format!("{} {}: {}", path.display(), label(entry), report.outcome.status());
     if let Outcome::Solved(s) = &report.outcome {
         line.push_str(&format!(", {} moves, {} pushes", s.moves, s.pushes));
     }
@@ -243,11 +224,7 @@ fn print_human(
     }
     out.line(&line)?;
     if let (Some(lurd), false) = (solution, quiet) {
-        out.line(if lurd.is_empty() {
-            "(empty solution: already solved)"
-        } else {
-            lurd
-        })?;
+        out.line(if lurd.is_empty() { "(empty solution: already solved)" } else { lurd })?;
     }
     Ok(())
 }

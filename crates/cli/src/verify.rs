@@ -23,20 +23,12 @@ pub fn run(args: &VerifyArgs, out: &mut Out) -> Result<Exit> {
             entries.len()
         );
     };
-    let level = entry
-        .level
-        .as_ref()
-        .map_err(|e| anyhow::anyhow!(describe_error(&args.file, e)))?;
+    let level = entry.level.as_ref().map_err(|e| anyhow::anyhow!(describe_error(&args.file, e)))?;
     let text = solution_text(&args.solution)?;
     let steps = parse_lurd(&text).map_err(|e| anyhow::anyhow!("the solution is not LURD: {e}"))?;
     match replay(level.board(), level.start(), &steps) {
         Ok(counts) => {
-            out.line(&format!(
-                "{}: solved: {} moves, {} pushes",
-                label(entry),
-                counts.moves,
-                counts.pushes
-            ))?;
+            out.line(&format!("{}: solved: {} moves, {} pushes", label(entry), counts.moves, counts.pushes))?;
             Ok(Exit::Ok)
         }
         Err(e) => {
@@ -54,8 +46,7 @@ fn solution_text(arg: &str) -> Result<String> {
         if len > MAX_SOLUTION_BYTES {
             bail!("{arg}: the solution file is {len} bytes, too large");
         }
-        let bytes =
-            std::fs::read(path).with_context(|| format!("{arg}: cannot read the solution file"))?;
+        let bytes = std::fs::read(path).with_context(|| format!("{arg}: cannot read the solution file"))?;
         return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
     Ok(arg.to_string())

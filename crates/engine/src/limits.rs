@@ -97,9 +97,7 @@ impl<'a> Stop<'a> {
 
     /// Stops every worker for a limit; the first reason given is the one reported.
     pub fn cut(&self, reason: Cutoff) {
-        let _ =
-            self.reason
-                .compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
+        let _ = self.reason.compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
         self.set();
     }
 
@@ -127,19 +125,12 @@ impl<'a> Stop<'a> {
 
     /// Bytes held by all open lists, as last published.
     pub fn open_bytes(&self) -> usize {
-        self.open_bytes
-            .iter()
-            .map(|a| a.load(Ordering::Relaxed))
-            .sum()
+        self.open_bytes.iter().map(|a| a.load(Ordering::Relaxed)).sum()
     }
 
     /// Checks the memory and state limits against the table's size.
     pub fn check_size(&self, table_bytes: usize, table_states: usize) {
-        if self
-            .limits
-            .memory
-            .is_some_and(|m| table_bytes + self.open_bytes() >= m)
-        {
+        if self.limits.memory.is_some_and(|m| table_bytes + self.open_bytes() >= m) {
             self.cut(Cutoff::Memory);
         } else if self.limits.states.is_some_and(|s| table_states >= s) {
             self.cut(Cutoff::States);

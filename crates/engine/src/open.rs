@@ -32,12 +32,13 @@ const MAX_KEY: usize = 1 << 20;
 impl OpenList {
     /// An empty list of nodes of `stride` words.
     pub fn new(stride: usize) -> OpenList {
-        OpenList {
-            stride,
-            buckets: Vec::new(),
-            min_primary: 0,
-            len: 0,
-        }
+        OpenList { stride, buckets: Vec::new(), min_primary: 0, len: 0 }
+    }
+
+    /// Words per node.
+    #[inline]
+    pub fn stride(&self) -> usize {
+        self.stride
     }
 
     /// Nodes waiting.

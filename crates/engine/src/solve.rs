@@ -9,6 +9,7 @@ use bisolve_board::Level;
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 
+use crate::hda::{Group, Mailbox};
 use crate::limits::{Cutoff, Limits, Stop, StopOnDrop};
 use crate::stats::{SideStats, Stats};
 use crate::stitch::{stitch, StitchError};
@@ -174,44 +175,43 @@ pub fn solve(
     let fwd = Forward::new(board, start, config.push);
     let bwd = Backward::new(board, start, config.pull);
     let table = VisitedTable::new(SHARDS_PER_THREAD * threads);
-    let stop = Stop::new(*limits, cancel, threads.max(2));
-    let weighting = config.strategy.weighting;
-    let n = board.n_boxes();
-    let zobrist = board.zobrist();
-    let mut fw = Worker::new(&fwd, zobrist, n, weighting, 0);
-    let mut bw = Worker::new(&bwd, zobrist, n, weighting, 1);
     let directions = config.strategy.directions;
     let use_fwd = directions != Directions::Backward;
     let use_bwd = directions != Directions::Forward;
+    // Threads per direction: one thread takes turns between both directions.
+    let (n_fwd, n_bwd) = match directions {
+        Directions::Forward => (threads, 0),
+        Directions::Backward => (0, threads),
+        Directions::Both if threads == 1 => (1, 1),
+        Directions::Both => (threads - threads / 2, threads / 2),
+    };
+    let stop = Stop::new(*limits, cancel, n_fwd + n_bwd);
+    let weighting = config.strategy.weighting;
+    let n = board.n_boxes();
+    let zobrist = board.zobrist();
+    let mut fws: Vec<_> = (0..n_fwd).map(|i| Worker::new(&fwd, zobrist, n, weighting, i)).collect();
+    let mut bws: Vec<_> = (0..n_bwd).map(|i| Worker::new(&bwd, zobrist, n, weighting, n_fwd + i)).collect();
     // Seed both sides before any search so a root found by the other side is a meeting.
-    let mut seeded = None;
-    if use_fwd {
-        seeded = fw.seed(&table);
-    }
-    if use_bwd && seeded.is_none() {
-        seeded = bw.seed(&table);
+    let mut seeded = fws.first_mut().and_then(|w| w.seed(&table));
+    if seeded.is_none() {
+        seeded = bws.first_mut().and_then(|w| w.seed(&table));
     }
     let end = match seeded {
         Some(found) => End::Found(found),
-        None if threads == 1 || !(use_fwd && use_bwd) => run_interleaved(
-            use_fwd.then_some(&mut fw),
-            use_bwd.then_some(&mut bw),
-            &table,
-            &stop,
-        ),
-        None => run_threads(&mut fw, &mut bw, &table, &stop)?,
+        None if threads == 1 => run_interleaved(fws.first_mut(), bws.first_mut(), &table, &stop),
+        None => run_groups(&mut fws, &mut bws, &table, &stop)?,
     };
+    let mut forward = SideStats::default();
+    for w in fws {
+        forward.add(&w.finish());
+    }
+    let mut backward = SideStats::default();
+    for w in bws {
+        backward.add(&w.finish());
+    }
     report.stats = Stats {
-        forward: if use_fwd {
-            fw.finish()
-        } else {
-            SideStats::default()
-        },
-        backward: if use_bwd {
-            bw.finish()
-        } else {
-            SideStats::default()
-        },
+        forward,
+        backward,
         states: table.len(),
         table_bytes: table.bytes(),
         peak_open_bytes: stop.open_bytes(),
@@ -221,29 +221,16 @@ pub fn solve(
         End::Exhausted => Outcome::Unsolvable,
         End::Stopped => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
         End::Found(found) => {
-            let pushes = stitch(
-                use_fwd.then_some(&fwd),
-                use_bwd.then_some(&bwd),
-                board,
-                &table,
-                &found,
-            )?;
+            let pushes = stitch(use_fwd.then_some(&fwd), use_bwd.then_some(&bwd), board, &table, &found)?;
             let found_by = match found {
                 _ if pushes.is_empty() => FoundBy::Start,
-                Found::Goal {
-                    side: Side::Forward,
-                    ..
-                } => FoundBy::Forward,
-                Found::Goal {
-                    side: Side::Backward,
-                    ..
-                } => FoundBy::Backward,
+                Found::Goal { side: Side::Forward, .. } => FoundBy::Forward,
+                Found::Goal { side: Side::Backward, .. } => FoundBy::Backward,
                 Found::Meeting { .. } => FoundBy::Meeting,
             };
-            let steps = pushes_to_steps(board, start, &pushes)
-                .map_err(|e| SolveError::Replay(e.to_string()))?;
-            let counts =
-                replay(board, start, &steps).map_err(|e| SolveError::Replay(e.to_string()))?;
+            let steps =
+                pushes_to_steps(board, start, &pushes).map_err(|e| SolveError::Replay(e.to_string()))?;
+            let counts = replay(board, start, &steps).map_err(|e| SolveError::Replay(e.to_string()))?;
             Outcome::Solved(Solution {
                 lurd: steps_to_lurd(&steps),
                 moves: counts.moves,
@@ -256,25 +243,18 @@ pub fn solve(
     Ok(report)
 }
 
-/// Runs one worker to its end, checking the limits as it goes.
-fn step_checked<E: Expander>(
+/// Checks the limits every few hundred steps; true once the search must stop.
+fn must_stop<E: Expander>(
     w: &mut Worker<'_, E>,
     table: &VisitedTable,
     stop: &Stop<'_>,
     steps: &mut u64,
-) -> Option<End> {
+) -> bool {
     *steps += 1;
     if *steps % CHECK_EVERY == 0 {
         w.check_limits(stop, table, *steps);
     }
-    if stop.is_set() {
-        return Some(End::Stopped);
-    }
-    match w.step(table) {
-        Step::Continue => None,
-        Step::Exhausted => Some(End::Exhausted),
-        Step::Found(f) => Some(End::Found(f)),
-    }
+    stop.is_set()
 }
 
 /// One thread: a single direction, or both taking turns. The side with the smaller open list
@@ -292,50 +272,65 @@ fn run_interleaved<F: Expander, B: Expander>(
             (Some(_), None) => true,
             (None, _) => false,
         };
-        let end = if forward_turn {
-            fw.as_deref_mut()
-                .and_then(|w| step_checked(w, table, stop, &mut steps))
-        } else {
-            bw.as_deref_mut()
-                .and_then(|w| step_checked(w, table, stop, &mut steps))
+        let step = match (forward_turn, fw.as_deref_mut(), bw.as_deref_mut()) {
+            (true, Some(w), _) => {
+                if must_stop(w, table, stop, &mut steps) {
+                    return End::Stopped;
+                }
+                w.step(table, None)
+            }
+            (_, _, Some(w)) => {
+                if must_stop(w, table, stop, &mut steps) {
+                    return End::Stopped;
+                }
+                w.step(table, None)
+            }
+            _ => return End::Exhausted,
         };
-        // A side that runs dry has proven the level unsolvable on its own.
-        if let Some(end) = end {
-            return end;
+        match step {
+            Step::Continue => {}
+            // A side that runs dry has proven the level unsolvable on its own.
+            Step::Exhausted => return End::Exhausted,
+            Step::Found(f) => return End::Found(f),
         }
     }
 }
 
-/// Forward and backward workers on their own threads, sharing the table. The first to find
-/// a solution or run dry stops the other.
-fn run_threads<F: Expander, B: Expander>(
-    fw: &mut Worker<'_, F>,
-    bw: &mut Worker<'_, B>,
+/// Expansions between flushes of the batches a worker sends to the others.
+const FLUSH_EVERY: u64 = 8;
+
+/// Every worker on its own thread: each direction's workers form a hash-distributed group
+/// ([`crate::hda`]), and all of them share the visited table. The first worker to find a
+/// solution, or whose group runs dry, stops everyone.
+fn run_groups<F: Expander, B: Expander>(
+    fws: &mut [Worker<'_, F>],
+    bws: &mut [Worker<'_, B>],
     table: &VisitedTable,
     stop: &Stop<'_>,
 ) -> Result<End, SolveError> {
-    let ends = std::thread::scope(|s| {
-        let spawn = |name: &str| std::thread::Builder::new().name(format!("bisolve-{name}"));
-        let fh = spawn("forward").spawn_scoped(s, || {
-            let _guard = StopOnDrop(stop);
-            let end = run_one(fw, table, stop);
-            stop.set();
-            end
-        });
-        let bh = spawn("backward").spawn_scoped(s, || {
-            let _guard = StopOnDrop(stop);
-            let end = run_one(bw, table, stop);
-            stop.set();
-            end
-        });
-        [
-            fh.map_err(|_| ()).and_then(|h| h.join().map_err(|_| ())),
-            bh.map_err(|_| ()).and_then(|h| h.join().map_err(|_| ())),
-        ]
+    let (fgroup, finboxes) = Group::new(fws.len());
+    let (bgroup, binboxes) = Group::new(bws.len());
+    let ends: Vec<std::thread::Result<End>> = std::thread::scope(|s| {
+        let mut handles = Vec::new();
+        for (i, (w, inbox)) in fws.iter_mut().zip(finboxes).enumerate() {
+            let group = &fgroup;
+            let name = format!("bisolve-forward-{i}");
+            handles.push(spawn_member(s, name, stop, move || {
+                run_member(w, Mailbox::new(i, group, inbox), table, stop)
+            }));
+        }
+        for (i, (w, inbox)) in bws.iter_mut().zip(binboxes).enumerate() {
+            let group = &bgroup;
+            let name = format!("bisolve-backward-{i}");
+            handles.push(spawn_member(s, name, stop, move || {
+                run_member(w, Mailbox::new(i, group, inbox), table, stop)
+            }));
+        }
+        handles.into_iter().map(|h| h.and_then(|h| h.join())).collect()
     });
     let mut result = End::Stopped;
     for end in ends {
-        match end.map_err(|()| SolveError::Panic)? {
+        match end.map_err(|_| SolveError::Panic)? {
             End::Found(f) => return Ok(End::Found(f)),
             End::Exhausted => result = End::Exhausted,
             End::Stopped => {}
@@ -344,12 +339,51 @@ fn run_threads<F: Expander, B: Expander>(
     Ok(result)
 }
 
-/// Runs a worker until it finds something, runs dry or is stopped.
-fn run_one<E: Expander>(w: &mut Worker<'_, E>, table: &VisitedTable, stop: &Stop<'_>) -> End {
+/// Starts one named worker thread that stops everyone when it ends or panics.
+fn spawn_member<'scope, 'env>(
+    s: &'scope std::thread::Scope<'scope, 'env>,
+    name: String,
+    stop: &'scope Stop<'_>,
+    run: impl FnOnce() -> End + Send + 'scope,
+) -> std::thread::Result<std::thread::ScopedJoinHandle<'scope, End>> {
+    std::thread::Builder::new()
+        .name(name)
+        .spawn_scoped(s, move || {
+            let _guard = StopOnDrop(stop);
+            let end = run();
+            if !matches!(end, End::Stopped) {
+                stop.set();
+            }
+            end
+        })
+        .map_err(|e| Box::new(e) as Box<dyn std::any::Any + Send>)
+}
+
+/// One member of a group: takes in what others send, expands, and waits when it runs dry.
+fn run_member<E: Expander>(
+    w: &mut Worker<'_, E>,
+    mut mailbox: Mailbox<'_>,
+    table: &VisitedTable,
+    stop: &Stop<'_>,
+) -> End {
     let mut steps = 0u64;
     loop {
-        if let Some(end) = step_checked(w, table, stop, &mut steps) {
-            return end;
+        if must_stop(w, table, stop, &mut steps) {
+            return End::Stopped;
+        }
+        w.receive(&mut mailbox);
+        if w.open_len() == 0 {
+            if w.idle(&mut mailbox) {
+                return End::Exhausted;
+            }
+            continue;
+        }
+        match w.step(table, Some(&mut mailbox)) {
+            Step::Continue | Step::Exhausted => {}
+            Step::Found(f) => return End::Found(f),
+        }
+        if steps % FLUSH_EVERY == 0 {
+            mailbox.flush();
         }
     }
 }

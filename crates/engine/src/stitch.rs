@@ -39,9 +39,7 @@ fn chain<E: Expander>(
     let mut at = state.clone();
     // Depths strictly decrease along parent links, so a path is never longer than the table.
     for _ in 0..=table.len() {
-        let record = table
-            .get(at.fingerprint(board))
-            .ok_or(StitchError::Missing(name))?;
+        let record = table.get(at.fingerprint(board)).ok_or(StitchError::Missing(name))?;
         if record.side() != exp.side() {
             return Err(StitchError::Inconsistent(name));
         }
@@ -49,9 +47,7 @@ fn chain<E: Expander>(
             return Ok(moves);
         }
         moves.push(record.mv());
-        at = exp
-            .parent(&at, record.mv())
-            .ok_or(StitchError::Inconsistent(name))?;
+        at = exp.parent(&at, record.mv()).ok_or(StitchError::Inconsistent(name))?;
     }
     Err(StitchError::TooLong(name))
 }
@@ -75,10 +71,7 @@ fn backward_pushes<B: Expander>(
     table: &VisitedTable,
     state: &State,
 ) -> Result<Vec<Push>, StitchError> {
-    Ok(chain(bwd, board, table, state)?
-        .into_iter()
-        .map(|m| bwd.as_push(m))
-        .collect())
+    Ok(chain(bwd, board, table, state)?.into_iter().map(|m| bwd.as_push(m)).collect())
 }
 
 /// The whole push sequence from the start to a solved position for what a worker found.
@@ -92,32 +85,16 @@ pub fn stitch<F: Expander, B: Expander>(
     let fwd_of = || fwd.ok_or(StitchError::NoSearch("forward"));
     let bwd_of = || bwd.ok_or(StitchError::NoSearch("backward"));
     match found {
-        Found::Goal {
-            side: Side::Forward,
-            state,
-        } => forward_pushes(fwd_of()?, board, table, state),
-        Found::Goal {
-            side: Side::Backward,
-            state,
-        } => backward_pushes(bwd_of()?, board, table, state),
-        Found::Meeting {
-            side: Side::Forward,
-            parent,
-            mv,
-            child,
-        } => {
+        Found::Goal { side: Side::Forward, state } => forward_pushes(fwd_of()?, board, table, state),
+        Found::Goal { side: Side::Backward, state } => backward_pushes(bwd_of()?, board, table, state),
+        Found::Meeting { side: Side::Forward, parent, mv, child } => {
             let (f, b) = (fwd_of()?, bwd_of()?);
             let mut pushes = forward_pushes(f, board, table, parent)?;
             pushes.push(f.as_push(*mv));
             pushes.extend(backward_pushes(b, board, table, child)?);
             Ok(pushes)
         }
-        Found::Meeting {
-            side: Side::Backward,
-            parent,
-            mv,
-            child,
-        } => {
+        Found::Meeting { side: Side::Backward, parent, mv, child } => {
             let (f, b) = (fwd_of()?, bwd_of()?);
             let mut pushes = forward_pushes(f, board, table, child)?;
             pushes.push(b.as_push(*mv));

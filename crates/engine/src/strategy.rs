@@ -77,29 +77,17 @@ pub const DEFAULT_WEIGHTING: Weighting = Weighting::Greedy;
 
 impl Default for Strategy {
     fn default() -> Strategy {
-        Strategy {
-            directions: Directions::Both,
-            weighting: DEFAULT_WEIGHTING,
-        }
+        Strategy { directions: Directions::Both, weighting: DEFAULT_WEIGHTING }
     }
 }
 
 /// Strategy names with a one-line description, for `--help` and `bisolve strategies`.
 pub const STRATEGIES: &[(&str, &str)] = &[
-    (
-        "bidirectional",
-        "push and pull searches at once, meeting in the shared table (default)",
-    ),
+    ("bidirectional", "push and pull searches at once, meeting in the shared table (default)"),
     ("forward", "push search from the start only"),
     ("backward", "pull search from the solved positions only"),
-    (
-        "astar",
-        "forward A* on pushes: push-optimal when it finishes",
-    ),
-    (
-        "wastar",
-        "forward weighted A* (g + 3h); wastarN for weight N",
-    ),
+    ("astar", "forward A* on pushes: push-optimal when it finishes"),
+    ("wastar", "forward weighted A* (g + 3h); wastarN for weight N"),
     ("greedy", "forward greedy best-first on the lower bound"),
 ];
 
@@ -121,10 +109,7 @@ impl Strategy {
             "bidirectional" | "both" => Directions::Both,
             _ => return Err(unknown(&name)),
         };
-        Ok(Strategy {
-            directions,
-            weighting,
-        })
+        Ok(Strategy { directions, weighting })
     }
 }
 

@@ -53,9 +53,7 @@ impl Record {
     pub fn new(fp: Fingerprint, side: Side, depth: u32, mv: PackedMove) -> Record {
         let backward = u64::from(side == Side::Backward);
         let depth = u64::from(depth.min(MAX_DEPTH));
-        Record(
-            (u64::from(fp.check()) << 32) | (backward << 31) | (depth << 16) | u64::from(mv.bits()),
-        )
+        Record((u64::from(fp.check()) << 32) | (backward << 31) | (depth << 16) | u64::from(mv.bits()))
     }
 
     /// The 32 check bits of the fingerprint.
@@ -89,13 +87,7 @@ impl Record {
 
 impl std::fmt::Debug for Record {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Record({} depth {} by {:?})",
-            self.side().name(),
-            self.depth(),
-            self.mv()
-        )
+        write!(f, "Record({} depth {} by {:?})", self.side().name(), self.depth(), self.mv())
     }
 }
 
@@ -131,11 +123,7 @@ impl VisitedTable {
     pub fn new(shards: usize) -> VisitedTable {
         let shards = shards.next_power_of_two().max(2);
         VisitedTable {
-            map: DashMap::with_capacity_and_hasher_and_shard_amount(
-                0,
-                BuildHasherDefault::default(),
-                shards,
-            ),
+            map: DashMap::with_capacity_and_hasher_and_shard_amount(0, BuildHasherDefault::default(), shards),
             overflow: Mutex::new(HashMap::new()),
             collisions: AtomicU64::new(0),
         }
@@ -240,15 +228,9 @@ mod tests {
         let fp = Fingerprint(0xDEAD_BEEF_0000_0001_0123_4567_89AB_CDEF);
         let mv = PackedMove::new(1234, Dir::Left);
         let r = Record::new(fp, Side::Backward, 77, mv);
-        assert_eq!(
-            (r.check(), r.side(), r.depth(), r.mv()),
-            (fp.check(), Side::Backward, 77, mv)
-        );
+        assert_eq!((r.check(), r.side(), r.depth(), r.mv()), (fp.check(), Side::Backward, 77, mv));
         let root = Record::new(fp, Side::Forward, 100_000, PackedMove::ROOT);
-        assert_eq!(
-            (root.side(), root.depth(), root.mv()),
-            (Side::Forward, MAX_DEPTH, PackedMove::ROOT)
-        );
+        assert_eq!((root.side(), root.depth(), root.mv()), (Side::Forward, MAX_DEPTH, PackedMove::ROOT));
     }
 
     #[test]
@@ -270,16 +252,10 @@ mod tests {
         let a = Fingerprint(42 | (1 << 64));
         let b = Fingerprint(42 | (2 << 64));
         assert_eq!(t.insert(a, Side::Forward, 1, PackedMove::ROOT), Insert::New);
-        assert_eq!(
-            t.insert(b, Side::Backward, 2, PackedMove::ROOT),
-            Insert::New
-        );
+        assert_eq!(t.insert(b, Side::Backward, 2, PackedMove::ROOT), Insert::New);
         assert_eq!(t.get(a).map(Record::side), Some(Side::Forward));
         assert_eq!(t.get(b).map(Record::side), Some(Side::Backward));
-        assert_eq!(
-            t.insert(b, Side::Backward, 3, PackedMove::ROOT),
-            Insert::Duplicate
-        );
+        assert_eq!(t.insert(b, Side::Backward, 3, PackedMove::ROOT), Insert::Duplicate);
         assert_eq!(t.collisions(), 2);
         assert_eq!(t.len(), 2);
     }

@@ -3,6 +3,7 @@
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, Side};
 use bisolve_board::{Cell, State, Zobrist};
 
+use crate::hda::Mailbox;
 use crate::limits::Stop;
 use crate::open::OpenList;
 use crate::stats::SideStats;
@@ -66,13 +67,7 @@ const HEADER: usize = 2;
 
 impl<'a, E: Expander> Worker<'a, E> {
     /// A worker for `exp`, publishing memory use in `slot` of the stop flag.
-    pub fn new(
-        exp: &'a E,
-        zobrist: &'a Zobrist,
-        n_boxes: usize,
-        weighting: Weighting,
-        slot: usize,
-    ) -> Self {
+    pub fn new(exp: &'a E, zobrist: &'a Zobrist, n_boxes: usize, weighting: Weighting, slot: usize) -> Self {
         Worker {
             exp,
             zobrist,
@@ -97,26 +92,15 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// goal, or that the other side has recorded, is returned at once.
     pub fn seed(&mut self, table: &VisitedTable) -> Option<Found> {
         for root in self.exp.roots(&mut self.scratch) {
-            let node = NodeRef {
-                boxes: &root.state.boxes,
-                player: root.state.player,
-                fp: root.fp,
-                g: 0,
-            };
+            let node = NodeRef { boxes: &root.state.boxes, player: root.state.player, fp: root.fp, g: 0 };
             if self.exp.is_goal(&mut self.scratch, node) {
                 table.insert(root.fp, self.side, 0, PackedMove::ROOT);
-                return Some(Found::Goal {
-                    side: self.side,
-                    state: root.state,
-                });
+                return Some(Found::Goal { side: self.side, state: root.state });
             }
             match table.insert(root.fp, self.side, 0, PackedMove::ROOT) {
                 Insert::Meeting(_) => {
                     // The other side reached this root: stitch with an empty chain on this side.
-                    return Some(Found::Goal {
-                        side: self.side.other(),
-                        state: root.state,
-                    });
+                    return Some(Found::Goal { side: self.side.other(), state: root.state });
                 }
                 Insert::New => {
                     self.child_node.clear();
@@ -131,8 +115,19 @@ impl<'a, E: Expander> Worker<'a, E> {
         None
     }
 
-    /// Expands the best node.
-    pub fn step(&mut self, table: &VisitedTable) -> Step {
+    /// Moves nodes that other workers sent into this worker's open list.
+    pub fn receive(&mut self, mailbox: &mut Mailbox<'_>) -> bool {
+        mailbox.receive(&mut self.open)
+    }
+
+    /// Waits briefly for work with an empty open list; true if the whole group ran dry.
+    pub fn idle(&mut self, mailbox: &mut Mailbox<'_>) -> bool {
+        mailbox.idle(&mut self.open)
+    }
+
+    /// Expands the best node. New children go to this worker's open list, or with a mailbox
+    /// to the open list of the worker that owns them.
+    pub fn step(&mut self, table: &VisitedTable, mut mailbox: Option<&mut Mailbox<'_>>) -> Step {
         if self.open.pop(&mut self.node).is_none() {
             return Step::Exhausted;
         }
@@ -140,24 +135,13 @@ impl<'a, E: Expander> Worker<'a, E> {
         let g = u32::from(self.node[1]);
         let boxes: &[Cell] = &self.node[HEADER..];
         let fp = self.zobrist.fingerprint(boxes, player);
-        if table
-            .get(fp)
-            .is_some_and(|r| r.side() == self.side && r.depth() < g)
-        {
+        if table.get(fp).is_some_and(|r| r.side() == self.side && r.depth() < g) {
             self.stats.stale += 1;
             return Step::Continue;
         }
-        let node = NodeRef {
-            boxes,
-            player,
-            fp,
-            g,
-        };
+        let node = NodeRef { boxes, player, fp, g };
         if self.weighting.optimal() && self.exp.is_goal(&mut self.scratch, node) {
-            return Step::Found(Found::Goal {
-                side: self.side,
-                state: State::new(boxes.to_vec(), player),
-            });
+            return Step::Found(Found::Goal { side: self.side, state: State::new(boxes.to_vec(), player) });
         }
         self.children.clear();
         self.exp.expand(&mut self.scratch, node, &mut self.children);
@@ -168,19 +152,25 @@ impl<'a, E: Expander> Worker<'a, E> {
             match table.insert(child.fp, self.side, depth, child.packed()) {
                 Insert::New | Insert::Improved => {
                     self.child_node.clear();
-                    self.child_node
-                        .extend_from_slice(&[child.player, depth as u16]);
+                    self.child_node.extend_from_slice(&[child.player, depth as u16]);
                     self.child_node.extend_from_slice(boxes);
                     self.child_node[HEADER + child.box_index as usize] = child.to;
                     if child.goal && !self.weighting.optimal() {
                         let state = State::new(self.child_node[HEADER..].to_vec(), child.player);
-                        return Step::Found(Found::Goal {
-                            side: self.side,
-                            state,
-                        });
+                        return Step::Found(Found::Goal { side: self.side, state });
                     }
                     let (p, s) = self.weighting.keys(depth, child.h);
-                    self.open.push(p, s, &self.child_node);
+                    match mailbox.as_deref_mut() {
+                        Some(m) => {
+                            let owner = m.owner(child.fp.key());
+                            if owner == m.id() {
+                                self.open.push(p, s, &self.child_node);
+                            } else {
+                                m.send(owner, p, s, &self.child_node);
+                            }
+                        }
+                        None => self.open.push(p, s, &self.child_node),
+                    }
                 }
                 Insert::Duplicate => self.stats.duplicates += 1,
                 Insert::Meeting(_) => {

@@ -27,10 +27,7 @@ pub struct PullConfig {
 
 impl Default for PullConfig {
     fn default() -> PullConfig {
-        PullConfig {
-            dead_squares: true,
-            bound: BoundKind::Matching,
-        }
+        PullConfig { dead_squares: true, bound: BoundKind::Matching }
     }
 }
 
@@ -45,11 +42,7 @@ pub struct Backward<'a> {
 impl<'a> Backward<'a> {
     /// A backward search towards `start` on `board`.
     pub fn new(board: &'a Board, start: &State, config: PullConfig) -> Backward<'a> {
-        Backward {
-            board,
-            config,
-            start_fp: start.fingerprint(board),
-        }
+        Backward { board, config, start_fp: start.fingerprint(board) }
     }
 
     /// The configuration.
@@ -126,10 +119,7 @@ impl Expander for Backward<'_> {
         let zobrist = board.zobrist();
         s.boxes.set_all(node.boxes);
         let region_min = s.reach.fill(board, &s.boxes, node.player);
-        if s.bound
-            .prepare(board.start_distances(), node.boxes)
-            .is_none()
-        {
+        if s.bound.prepare(board.start_distances(), node.boxes).is_none() {
             s.boxes.clear_all(node.boxes);
             return;
         }
@@ -160,17 +150,8 @@ impl Expander for Backward<'_> {
                 };
                 debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
                 s.boxes.move_box(to, b);
-                let fp =
-                    base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
-                out.push(Child {
-                    box_index: i as u16,
-                    to,
-                    dir: d,
-                    player,
-                    fp,
-                    h,
-                    goal: fp == self.start_fp,
-                });
+                let fp = base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
+                out.push(Child { box_index: i as u16, to, dir: d, player, fp, h, goal: fp == self.start_fp });
             }
         }
         s.boxes.clear_all(node.boxes);
@@ -191,16 +172,10 @@ impl Expander for Backward<'_> {
     }
 
     fn as_push(&self, mv: PackedMove) -> Push {
-        Push {
-            from: mv.to(),
-            dir: mv.dir().opposite(),
-        }
+        Push { from: mv.to(), dir: mv.dir().opposite() }
     }
 
     fn prune_counts(&self, s: &PullScratch) -> Vec<PruneCount> {
-        vec![
-            ("pull dead squares", s.pruned_dead),
-            ("pull bound", s.pruned_bound),
-        ]
+        vec![("pull dead squares", s.pruned_dead), ("pull bound", s.pruned_bound)]
     }
 }

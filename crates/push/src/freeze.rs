@@ -17,10 +17,7 @@ struct Frozen {
     off_goal: bool,
 }
 
-const NOT_FROZEN: Frozen = Frozen {
-    frozen: false,
-    off_goal: false,
-};
+const NOT_FROZEN: Frozen = Frozen { frozen: false, off_goal: false };
 
 impl FreezeCheck {
     /// True if the box on `cell` (just pushed there) is frozen together with a group of boxes
@@ -56,10 +53,7 @@ impl FreezeCheck {
     fn blocked(&mut self, board: &Board, boxes: &BoxMap, cell: Cell, dir: Dir) -> Frozen {
         let a = board.neighbour(cell, dir);
         let b = board.neighbour(cell, dir.opposite());
-        let clean = Frozen {
-            frozen: true,
-            off_goal: false,
-        };
+        let clean = Frozen { frozen: true, off_goal: false };
         if a == NO_CELL || b == NO_CELL {
             return clean;
         }

@@ -29,11 +29,7 @@ pub struct PushConfig {
 
 impl Default for PushConfig {
     fn default() -> PushConfig {
-        PushConfig {
-            dead_squares: true,
-            freeze: true,
-            bound: BoundKind::Matching,
-        }
+        PushConfig { dead_squares: true, freeze: true, bound: BoundKind::Matching }
     }
 }
 
@@ -48,11 +44,7 @@ pub struct Forward<'a> {
 impl<'a> Forward<'a> {
     /// A forward search from `start` on `board`.
     pub fn new(board: &'a Board, start: &'a State, config: PushConfig) -> Forward<'a> {
-        Forward {
-            board,
-            start,
-            config,
-        }
+        Forward { board, start, config }
     }
 
     /// The configuration.
@@ -103,10 +95,7 @@ impl Expander for Forward<'_> {
         }
         s.boxes.set_all(boxes);
         let player = s.reach.fill(board, &s.boxes, self.start.player);
-        let frozen = self.config.freeze
-            && boxes
-                .iter()
-                .any(|&b| s.freeze.is_deadlock(board, &s.boxes, b));
+        let frozen = self.config.freeze && boxes.iter().any(|&b| s.freeze.is_deadlock(board, &s.boxes, b));
         s.boxes.clear_all(boxes);
         if frozen {
             return Vec::new();
@@ -128,10 +117,7 @@ impl Expander for Forward<'_> {
         let zobrist = board.zobrist();
         s.boxes.set_all(node.boxes);
         let region_min = s.reach.fill(board, &s.boxes, node.player);
-        if s.bound
-            .prepare(board.goal_distances(), node.boxes)
-            .is_none()
-        {
+        if s.bound.prepare(board.goal_distances(), node.boxes).is_none() {
             // Only a root or a state found before a configuration change can get here.
             s.boxes.clear_all(node.boxes);
             return;
@@ -169,10 +155,8 @@ impl Expander for Forward<'_> {
                 };
                 debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, b));
                 s.boxes.move_box(to, b);
-                let fp =
-                    base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
-                let child_off =
-                    off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
+                let fp = base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
+                let child_off = off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
                 out.push(Child {
                     box_index: i as u16,
                     to,
@@ -207,17 +191,10 @@ impl Expander for Forward<'_> {
     }
 
     fn as_push(&self, mv: PackedMove) -> Push {
-        Push {
-            from: self.board.neighbour(mv.to(), mv.dir().opposite()),
-            dir: mv.dir(),
-        }
+        Push { from: self.board.neighbour(mv.to(), mv.dir().opposite()), dir: mv.dir() }
     }
 
     fn prune_counts(&self, s: &PushScratch) -> Vec<PruneCount> {
-        vec![
-            ("dead squares", s.pruned_dead),
-            ("freeze", s.pruned_freeze),
-            ("bound", s.pruned_bound),
-        ]
+        vec![("dead squares", s.pruned_dead), ("freeze", s.pruned_freeze), ("bound", s.pruned_bound)]
     }
 }

@@ -1,0 +1,150 @@
+//! Hash-distributed best-first search (HDA*): the workers of one direction each own an open
+//! list, and every new state goes to the open list of the worker its fingerprint names. No
+//! lock guards any open list; nodes travel in batches over crossbeam channels, and the visited
+//! table (shared by all workers of both directions) does the duplicate detection. Ownership by
+//! hash spreads the work evenly and keeps the group's expansion order close to one global
+//! best-first order.
+//!
+//! Termination: `work` counts active workers plus nodes in flight. A sender adds the nodes
+//! before sending; a receiver that was idle adds itself before subtracting the nodes it took
+//! in; a worker that runs dry subtracts itself. `work` reaches zero only when no worker has a
+//! node and none is on its way, and then it stays zero: the direction has searched everything.
+
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::time::Duration;
+
+use crossbeam::channel::{unbounded, Receiver, RecvTimeoutError, Sender};
+
+use crate::open::OpenList;
+
+/// Nodes travelling to one worker: their keys and their words, `stride` words each.
+#[derive(Debug, Default)]
+pub struct Batch {
+    keys: Vec<(u32, u32)>,
+    words: Vec<u16>,
+}
+
+/// The shared part of one direction's group of workers.
+#[derive(Debug)]
+pub struct Group {
+    senders: Vec<Sender<Batch>>,
+    work: AtomicIsize,
+}
+
+/// A batch is sent once it holds this many nodes (or at the end of a few expansions).
+const BATCH_NODES: usize = 64;
+
+impl Group {
+    /// A group of `size` workers, with a mailbox for each.
+    pub fn new(size: usize) -> (Group, Vec<Receiver<Batch>>) {
+        let (senders, receivers) = (0..size).map(|_| unbounded()).unzip();
+        (Group { senders, work: AtomicIsize::new(size as isize) }, receivers)
+    }
+
+    /// True once the group has searched everything it can reach.
+    pub fn exhausted(&self) -> bool {
+        self.work.load(Ordering::SeqCst) == 0
+    }
+}
+
+/// One worker's end of the group: its inbox and its outgoing batches.
+#[derive(Debug)]
+pub struct Mailbox<'g> {
+    id: usize,
+    group: &'g Group,
+    inbox: Receiver<Batch>,
+    outgoing: Vec<Batch>,
+    active: bool,
+}
+
+impl<'g> Mailbox<'g> {
+    /// Worker `id`'s mailbox.
+    pub fn new(id: usize, group: &'g Group, inbox: Receiver<Batch>) -> Mailbox<'g> {
+        let outgoing = (0..group.senders.len()).map(|_| Batch::default()).collect();
+        Mailbox { id, group, inbox, outgoing, active: true }
+    }
+
+    /// The worker that owns a state with this fingerprint key.
+    #[inline]
+    pub fn owner(&self, key: u64) -> usize {
+        // The high half of the key: the table uses the low bits for buckets.
+        (((key >> 32) * self.group.senders.len() as u64) >> 32) as usize
+    }
+
+    /// This worker's index in the group.
+    #[inline]
+    pub fn id(&self) -> usize {
+        self.id
+    }
+
+    /// Queues a node for worker `to`.
+    #[inline]
+    pub fn send(&mut self, to: usize, primary: usize, secondary: usize, node: &[u16]) {
+        let batch = &mut self.outgoing[to];
+        batch.keys.push((primary as u32, secondary as u32));
+        batch.words.extend_from_slice(node);
+        if batch.keys.len() >= BATCH_NODES {
+            self.flush_one(to);
+        }
+    }
+
+    fn flush_one(&mut self, to: usize) {
+        let batch = std::mem::take(&mut self.outgoing[to]);
+        let n = batch.keys.len() as isize;
+        if n == 0 {
+            return;
+        }
+        self.group.work.fetch_add(n, Ordering::SeqCst);
+        if self.group.senders[to].send(batch).is_err() {
+            // The receiver is gone: the search is ending. Keep the count honest.
+            self.group.work.fetch_sub(n, Ordering::SeqCst);
+        }
+    }
+
+    /// Sends every queued node.
+    pub fn flush(&mut self) {
+        for to in 0..self.outgoing.len() {
+            self.flush_one(to);
+        }
+    }
+
+    /// Moves every node that has arrived into `open`. Returns true if any did.
+    pub fn receive(&mut self, open: &mut OpenList) -> bool {
+        let mut any = false;
+        while let Ok(batch) = self.inbox.try_recv() {
+            self.take(batch, open);
+            any = true;
+        }
+        any
+    }
+
+    fn take(&mut self, batch: Batch, open: &mut OpenList) {
+        if !self.active {
+            self.active = true;
+            self.group.work.fetch_add(1, Ordering::SeqCst);
+        }
+        let stride = open.stride();
+        for (k, node) in batch.keys.iter().zip(batch.words.chunks_exact(stride)) {
+            open.push(k.0 as usize, k.1 as usize, node);
+        }
+        self.group.work.fetch_sub(batch.keys.len() as isize, Ordering::SeqCst);
+    }
+
+    /// Called with an empty open list: sends what is queued, marks this worker idle, and waits
+    /// a little for nodes. Returns true if the group has run dry.
+    pub fn idle(&mut self, open: &mut OpenList) -> bool {
+        self.flush();
+        if self.active {
+            self.active = false;
+            self.group.work.fetch_sub(1, Ordering::SeqCst);
+        }
+        match self.inbox.recv_timeout(Duration::from_millis(1)) {
+            Ok(batch) => {
+                self.take(batch, open);
+                false
+            }
+            Err(RecvTimeoutError::Timeout) => self.group.exhausted(),
+            Err(RecvTimeoutError::Disconnected) => true,
+        }
+    }
+}
