@@ -17,9 +17,7 @@ fn shared_levels() -> Option<PathBuf> {
 
 /// The bytes of a fixture in `levels/formats/`.
 fn fixture_bytes(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../levels/formats")
-        .join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/formats").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
@@ -32,17 +30,11 @@ fn fixture(name: &str) -> RawCollection {
 }
 
 fn titles(c: &RawCollection) -> Vec<&str> {
-    c.levels
-        .iter()
-        .map(|l| l.title.as_deref().unwrap_or("<none>"))
-        .collect()
+    c.levels.iter().map(|l| l.title.as_deref().unwrap_or("<none>")).collect()
 }
 
 fn meta(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-    pairs
-        .iter()
-        .map(|&(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+    pairs.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
 /// Checks what the solver will need: rows in plain XSB, one player, boxes == goals >= 1,
@@ -54,11 +46,7 @@ fn assert_sane(file: &str, level: &RawLevel) {
     assert_eq!(level.rows.len(), level.row_lines.len(), "{what}");
     assert!(level.row_lines.windows(2).all(|w| w[0] <= w[1]), "{what}");
     let cells = || level.rows.iter().flat_map(|r| r.chars());
-    assert!(
-        cells().all(|c| "# .$*@+".contains(c)),
-        "{what}: {:?}",
-        level.rows
-    );
+    assert!(cells().all(|c| "# .$*@+".contains(c)), "{what}: {:?}", level.rows);
     assert!(level.rows.iter().all(|r| r.trim_end() == r), "{what}");
     let count = |set: &str| cells().filter(|c| set.contains(*c)).count();
     assert_eq!(count("@+"), 1, "{what}: players");
@@ -77,9 +65,7 @@ fn check_shared(dir: &Path, file: &str, count: usize, first_number: usize) -> Ra
         assert_sane(file, level);
         let number = (first_number + i).to_string();
         let title = level.title.as_deref().unwrap_or("");
-        let named = title
-            .strip_prefix(&number)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(" '"));
+        let named = title.strip_prefix(&number).is_some_and(|rest| rest.is_empty() || rest.starts_with(" '"));
         assert!(named, "{file} level {}: title {title:?}", i + 1);
     }
     c
@@ -133,11 +119,7 @@ fn xsokoban() {
 fn boxoban() {
     let Some(dir) = shared_levels() else { return };
     let expected: Vec<String> = (0..1000).map(|n| n.to_string()).collect();
-    for file in [
-        "boxoban-medium-train-000.txt",
-        "boxoban-hard-000.txt",
-        "boxoban-unfiltered-test-000.txt",
-    ] {
+    for file in ["boxoban-medium-train-000.txt", "boxoban-hard-000.txt", "boxoban-unfiltered-test-000.txt"] {
         let c = check_shared(&dir, file, 1000, 0);
         assert_eq!(titles(&c), expected, "{file}");
         assert!(c.header.is_empty(), "{file}");
@@ -167,33 +149,21 @@ fn every_fixture_is_a_sane_collection() {
 #[test]
 fn sok_metadata_after_the_board() {
     let c = fixture("sok-metadata.sok");
-    assert_eq!(
-        c.header,
-        [
-            "Collection: bisolve format fixtures, SOK metadata",
-            "Author: bisolve tests"
-        ]
-    );
+    assert_eq!(c.header, ["Collection: bisolve format fixtures, SOK metadata", "Author: bisolve tests"]);
     assert_eq!(titles(&c), ["Corridor", "Two Rooms"]);
     let comment = "A one-push warm-up.\n\n\
                    The next line looks like a board row but is part of this comment block:\n\
                    #$.#";
     assert_eq!(
         c.levels[0].metadata,
-        meta(&[
-            ("Title", "Corridor"),
-            ("Author", "bisolve tests"),
-            ("Comment", comment)
-        ])
+        meta(&[("Title", "Corridor"), ("Author", "bisolve tests"), ("Comment", comment)])
     );
     assert_eq!(c.levels[0].rows, ["#####", "#@$.#", "#####"]);
     assert_eq!(
         c.levels[1].metadata,
-        meta(&[
-            ("Title", "Two Rooms"),
-            ("Date Created", "2024-05-01"),
-            ("Comment", "Push both boxes down."),
-        ])
+        meta(
+            &[("Title", "Two Rooms"), ("Date Created", "2024-05-01"), ("Comment", "Push both boxes down."),]
+        )
     );
     assert_eq!(c.levels[1].row_lines, [18, 19, 20, 21, 22, 23]);
 }
@@ -202,10 +172,7 @@ fn sok_metadata_after_the_board() {
 fn titles_before_and_after_boards() {
     let c = fixture("titles-after-board.sok");
     assert_eq!(titles(&c), ["Level A", "Level B", "Level C", "Level D"]);
-    assert_eq!(
-        c.header,
-        ["bisolve format fixtures: titles before and after boards"]
-    );
+    assert_eq!(c.header, ["bisolve format fixtures: titles before and after boards"]);
     assert_eq!(c.levels[2].metadata, meta(&[("Title", "Level C")]));
     assert!(c.levels[3].metadata.is_empty());
 }
@@ -217,20 +184,14 @@ fn run_length_rows() {
     assert_eq!(c.levels[0].rows, ["#####", "#@$.#", "#####"]);
     assert_eq!(c.levels[0].row_lines, [4, 4, 4]);
     assert_eq!(c.levels[1].rows[2], "# $$ #");
-    assert_eq!(
-        c.levels[2].rows,
-        [" ####", "##  #", "# $ .#", "#@  ##", "#####"]
-    );
+    assert_eq!(c.levels[2].rows, [" ####", "##  #", "# $ .#", "#@  ##", "#####"]);
     assert_eq!(c.levels[2].row_lines, [15, 15, 15, 16, 16]);
 }
 
 #[test]
 fn crlf_line_endings() {
     let bytes = fixture_bytes("crlf.xsb");
-    assert!(
-        bytes.windows(2).any(|w| w == b"\r\n"),
-        "fixture lost its CRLF"
-    );
+    assert!(bytes.windows(2).any(|w| w == b"\r\n"), "fixture lost its CRLF");
     let c = parse_bytes("crlf.xsb", &bytes);
     assert_eq!(titles(&c), ["1", "2"]);
     assert_eq!(c.header, ["bisolve format fixtures: CRLF line endings"]);
@@ -241,52 +202,28 @@ fn crlf_line_endings() {
 #[test]
 fn latin1_comments() {
     let bytes = fixture_bytes("latin1-comment.xsb");
-    assert!(
-        std::str::from_utf8(&bytes).is_err(),
-        "fixture must not be UTF-8"
-    );
+    assert!(std::str::from_utf8(&bytes).is_err(), "fixture must not be UTF-8");
     assert!(bytes.contains(&0xE9));
     let c = parse_bytes("latin1-comment.xsb", &bytes);
     assert_eq!(titles(&c), ["Caf\u{e9}", "Na\u{ef}ve"]);
-    assert_eq!(
-        c.header[1],
-        "Auteur: Ren\u{e9} Ch\u{e2}teau, \u{a9} 2024 (this file is not valid UTF-8)"
-    );
+    assert_eq!(c.header[1], "Auteur: Ren\u{e9} Ch\u{e2}teau, \u{a9} 2024 (this file is not valid UTF-8)");
 }
 
 #[test]
 fn dash_and_underscore_floors() {
     let c = fixture("dash-floor.xsb");
     assert_eq!(titles(&c), ["dashes", "underscores"]);
-    assert_eq!(
-        c.levels[0].rows,
-        ["  ####", "###  #", "# $ .#", "#@  ##", "#####"]
-    );
-    assert_eq!(
-        c.levels[1].rows,
-        ["######", "#    #", "# $$ #", "# .. #", "#  @ #", "######"]
-    );
+    assert_eq!(c.levels[0].rows, ["  ####", "###  #", "# $ .#", "#@  ##", "#####"]);
+    assert_eq!(c.levels[1].rows, ["######", "#    #", "# $$ #", "# .. #", "#  @ #", "######"]);
 }
 
 #[test]
 fn mixed_formats() {
     let c = fixture("mixed-formats.sok");
-    assert_eq!(
-        titles(&c),
-        [
-            "Plain XSB",
-            "Run-length",
-            "Letters p and b",
-            "Tabs",
-            "Level under the board"
-        ]
-    );
+    assert_eq!(titles(&c), ["Plain XSB", "Run-length", "Letters p and b", "Tabs", "Level under the board"]);
     assert_eq!(c.levels[1].rows, ["######", "#@ $.#", "######"]);
     assert_eq!(c.levels[2].rows[1], "#@ $ .#");
-    assert_eq!(
-        c.levels[2].metadata,
-        meta(&[("Title", "Letters p and b"), ("Author", "bisolve tests")])
-    );
+    assert_eq!(c.levels[2].metadata, meta(&[("Title", "Letters p and b"), ("Author", "bisolve tests")]));
     let tabs = &c.levels[3];
     assert_eq!(tabs.rows[0], "        ####");
     assert_eq!(tabs.rows[2], "        #$ #");
