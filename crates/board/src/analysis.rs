@@ -171,7 +171,31 @@ pub(crate) fn box_distances(
             *slot = (*slot).min(best);
         }
     }
-    DistanceTable::new(t, data)
+    DistanceTable::new(t, n, data)
+}
+
+/// For every cell and player side, the push directions available to a player on that side of a
+/// lone box on the cell (see [`crate::Board::push_options`]).
+pub(crate) fn push_options(neighbours: &[[Cell; 4]], sides: &[SideComponents]) -> Vec<[u8; 4]> {
+    neighbours
+        .iter()
+        .zip(sides)
+        .map(|(nb, comp)| {
+            let mut options = [0u8; 4];
+            for side in Dir::ALL {
+                if nb[side.index()] == NO_CELL {
+                    continue;
+                }
+                for push in Dir::ALL {
+                    let behind = push.opposite();
+                    if nb[push.index()] != NO_CELL && (behind == side || comp.connected(side, behind)) {
+                        options[side.index()] |= 1 << push.index();
+                    }
+                }
+            }
+            options
+        })
+        .collect()
 }
 
 /// Tunnel bits per cell: walls on both horizontal sides make a vertical corridor cell, walls

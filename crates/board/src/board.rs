@@ -33,11 +33,14 @@ pub struct DistanceTable {
 }
 
 impl DistanceTable {
-    pub(crate) fn new(n_targets: usize, data: Vec<u16>) -> DistanceTable {
-        let nearest = data
-            .chunks(n_targets.max(1))
-            .map(|row| row.iter().copied().min().unwrap_or(UNREACHABLE))
-            .collect();
+    /// A table of `n_cells` rows of `n_targets` distances each.
+    pub(crate) fn new(n_targets: usize, n_cells: usize, data: Vec<u16>) -> DistanceTable {
+        debug_assert_eq!(data.len(), n_targets * n_cells);
+        let nearest = if n_targets == 0 {
+            vec![UNREACHABLE; n_cells]
+        } else {
+            data.chunks(n_targets).map(|row| row.iter().copied().min().unwrap_or(UNREACHABLE)).collect()
+        };
         DistanceTable { n_targets, data, nearest }
     }
 
@@ -89,6 +92,7 @@ pub struct Board {
     goal_distance: DistanceTable,
     start_distance: DistanceTable,
     side_components: Vec<SideComponents>,
+    push_options: Vec<[u8; 4]>,
     tunnel: Vec<u8>,
     zobrist: Zobrist,
 }
@@ -163,6 +167,7 @@ impl Board {
         let start_distance = analysis::box_distances(&neighbours, &side_components, &start_squares, false);
         let push_dead = (0..n).map(|c| goal_distance.nearest(c as Cell) == UNREACHABLE).collect();
         let pull_dead = (0..n).map(|c| start_distance.nearest(c as Cell) == UNREACHABLE).collect();
+        let push_options = analysis::push_options(&neighbours, &side_components);
         let tunnel = analysis::tunnel_flags(&neighbours);
         let zobrist = Zobrist::new(n);
         Board {
@@ -181,6 +186,7 @@ impl Board {
             goal_distance,
             start_distance,
             side_components,
+            push_options,
             tunnel,
             zobrist,
         }
@@ -294,6 +300,44 @@ impl Board {
         &self.goal_distance
     }
 
+    /// Push distances to every goal when the boxes on `frozen` (goal cells whose boxes can
+    /// never move again) are walls: every other box must reach the remaining goals around
+    /// them. Rows for the frozen cells themselves cost 0 to their own goal, and every frozen
+    /// goal costs 0 from its own cell only, so a matching over all boxes stays square.
+    /// Computed on demand (linear in cells per goal); callers cache it per frozen set.
+    pub fn goal_distances_with_frozen(&self, frozen: &[Cell]) -> DistanceTable {
+        let n = self.n_cells();
+        let is_frozen = |c: Cell| frozen.binary_search(&c).is_ok();
+        let neighbours: Vec<[Cell; 4]> = (0..n)
+            .map(|c| {
+                if is_frozen(c as Cell) {
+                    [NO_CELL; 4]
+                } else {
+                    self.neighbours[c].map(|m| if m != NO_CELL && is_frozen(m) { NO_CELL } else { m })
+                }
+            })
+            .collect();
+        let sides = analysis::side_components(&neighbours);
+        let free_goals: Vec<Cell> = self.goals.iter().copied().filter(|&g| !is_frozen(g)).collect();
+        let free = analysis::box_distances(&neighbours, &sides, &free_goals, true);
+        let t = self.goals.len();
+        let mut data = vec![UNREACHABLE; n * t];
+        let mut free_index = 0;
+        for (j, &g) in self.goals.iter().enumerate() {
+            if is_frozen(g) {
+                data[g as usize * t + j] = 0;
+            } else {
+                for c in 0..n {
+                    if !is_frozen(c as Cell) {
+                        data[c * t + j] = free.get(c as Cell, free_index);
+                    }
+                }
+                free_index += 1;
+            }
+        }
+        DistanceTable::new(t, n, data)
+    }
+
     /// Pull distances of a lone box from every cell to every start square.
     #[inline]
     pub fn start_distances(&self) -> &DistanceTable {
@@ -305,6 +349,16 @@ impl Board {
     #[inline]
     pub fn sides_connected(&self, cell: Cell, a: Dir, b: Dir) -> bool {
         self.side_components[cell as usize].connected(a, b)
+    }
+
+    /// The directions a box on `cell` could ever be pushed in by a player standing on side
+    /// `side` of it, as a bit mask indexed by [`Dir::index`]: the player must be able to walk
+    /// round to the side opposite the push (other boxes ignored) and the square ahead must be
+    /// floor. A mask with one bit means that box can only ever leave `cell` one way while the
+    /// player stays on that side; an empty mask means it can never move.
+    #[inline]
+    pub fn push_options(&self, cell: Cell, side: Dir) -> u8 {
+        self.push_options[cell as usize][side.index()]
     }
 
     /// Tunnel bits of a cell: [`TUNNEL_VERTICAL`], [`TUNNEL_HORIZONTAL`].

@@ -188,6 +188,12 @@ impl LowerBound {
         }
     }
 
+    /// Forgets the last prepared state, so the next [`LowerBound::prepare`] starts afresh.
+    /// Call it when the distance table changes.
+    pub fn invalidate(&mut self) {
+        self.valid = false;
+    }
+
     /// The kind of bound.
     pub fn kind(&self) -> BoundKind {
         self.kind
@@ -358,7 +364,7 @@ mod tests {
                 }
             })
             .collect();
-        DistanceTable::new(targets, data)
+        DistanceTable::new(targets, cells, data)
     }
 
     #[test]

@@ -20,7 +20,9 @@ pub mod render;
 pub mod search;
 mod state;
 
-pub use crate::board::{Board, Cell, DistanceTable, MAX_CELLS, NO_CELL, UNREACHABLE};
+pub use crate::board::{
+    Board, Cell, DistanceTable, MAX_CELLS, NO_CELL, TUNNEL_HORIZONTAL, TUNNEL_VERTICAL, UNREACHABLE,
+};
 pub use crate::dir::Dir;
 pub use crate::error::{LevelError, LevelErrorKind, ParseError};
 pub use crate::level::{load_collection, Collection, Level, LevelEntry};

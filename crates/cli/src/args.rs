@@ -68,6 +68,9 @@ pub struct SolveArgs {
     /// Print only the summary line of each level, not the solution.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Also print effort per direction, pruning per test and memory.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     #[command(flatten)]
     pub pruning: PruningArgs,
 }
@@ -87,6 +90,12 @@ pub struct PruningArgs {
     /// Do not prune freeze deadlocks.
     #[arg(long)]
     pub no_freeze: bool,
+    /// Do not force boxes in one-way tunnels to be pushed first (sound tunnel handling).
+    #[arg(long)]
+    pub no_tunnels: bool,
+    /// Do not treat boxes frozen on goals as walls when measuring distances to other goals.
+    #[arg(long)]
+    pub no_frozen_goals: bool,
     /// Do not prune pulls onto squares that cannot return to a start square.
     #[arg(long)]
     pub no_pull_dead_squares: bool,

@@ -20,7 +20,13 @@ impl From<BoundArg> for BoundKind {
 
 /// The pruning switches as the engine's push and pull configurations.
 pub fn pruning(p: &PruningArgs) -> (PushConfig, PullConfig) {
-    let push = PushConfig { dead_squares: !p.no_dead_squares, freeze: !p.no_freeze, bound: p.bound.into() };
+    let push = PushConfig {
+        dead_squares: !p.no_dead_squares,
+        freeze: !p.no_freeze,
+        bound: p.bound.into(),
+        tunnels: !p.no_tunnels,
+        frozen_goals: !p.no_frozen_goals,
+    };
     let pull = PullConfig { dead_squares: !p.no_pull_dead_squares, bound: p.pull_bound.into() };
     (push, pull)
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Result;
 use bisolve_board::moves::{parse_lurd, replay};
 use bisolve_board::{Level, LevelEntry};
-use bisolve_engine::{solve, Config, Cutoff, Outcome, Report};
+use bisolve_engine::{solve, Config, Cutoff, Outcome, Report, SideStats};
 use serde::Serialize;
 
 use crate::args::SolveArgs;
@@ -40,6 +40,32 @@ struct LevelRecord<'a> {
     error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forward: Option<SideRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backward: Option<SideRecord>,
+    table_bytes: usize,
+    open_bytes: usize,
+}
+
+/// Effort of one direction in `--json` output.
+#[derive(Debug, Serialize)]
+struct SideRecord {
+    expanded: u64,
+    generated: u64,
+    duplicates: u64,
+    pruned: std::collections::BTreeMap<&'static str, u64>,
+}
+
+impl SideRecord {
+    fn of(s: &SideStats) -> Option<SideRecord> {
+        (s.expanded > 0 || s.generated > 0).then(|| SideRecord {
+            expanded: s.expanded,
+            generated: s.generated,
+            duplicates: s.duplicates,
+            pruned: s.pruned.iter().copied().collect(),
+        })
+    }
 }
 
 /// Tally of the statuses seen, for the exit code and the summary.
@@ -87,7 +113,7 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
                 if args.json {
                     out.line(&serde_json::to_string(&record(path, entry, &report, solution))?)?;
                 } else {
-                    print_human(out, path, entry, &report, solution, args.quiet)?;
+                    print_human(out, path, entry, &report, solution, args.quiet, args.verbose)?;
                 }
                 if tally.cancelled {
                     break;
@@ -170,6 +196,10 @@ fn record<'a>(
         found_by: sol.map(|s| s.found_by.name()),
         error: None,
         note: report.note.as_deref(),
+        forward: SideRecord::of(&report.stats.forward),
+        backward: SideRecord::of(&report.stats.backward),
+        table_bytes: report.stats.table_bytes,
+        open_bytes: report.stats.peak_open_bytes,
     }
 }
 
@@ -193,6 +223,10 @@ fn invalid_record<'a>(path: &Path, entry: &'a LevelEntry, config: &Config, error
         found_by: None,
         error: Some(error),
         note: None,
+        forward: None,
+        backward: None,
+        table_bytes: 0,
+        open_bytes: 0,
     }
 }
 
@@ -203,6 +237,7 @@ fn print_human(
     report: &Report,
     solution: Option<&str>,
     quiet: bool,
+    verbose: bool,
 ) -> Result<()> {
     let stats = &report.stats;
     let mut line = format!("{} {}: {}", path.display(), label(entry), report.outcome.status());
@@ -223,6 +258,28 @@ fn print_human(
         line.push_str(&format!(" ({note})"));
     }
     out.line(&line)?;
+    if verbose {
+        for (name, side) in [("forward", &stats.forward), ("backward", &stats.backward)] {
+            if side.expanded == 0 && side.generated == 0 {
+                continue;
+            }
+            let pruned: Vec<String> = side.pruned.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            out.line(&format!(
+                "  {name}: {} expanded, {} generated, {} duplicates; pruned: {}",
+                side.expanded,
+                side.generated,
+                side.duplicates,
+                pruned.join(", ")
+            ))?;
+        }
+        out.line(&format!(
+            "  table: {} states, {} bytes ({:.1} bytes/state); open lists: {} bytes",
+            stats.states,
+            stats.table_bytes,
+            stats.bytes_per_state(),
+            stats.peak_open_bytes
+        ))?;
+    }
     if let (Some(lurd), false) = (solution, quiet) {
         out.line(if lurd.is_empty() { "(empty solution: already solved)" } else { lurd })?;
     }

@@ -3,6 +3,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crossbeam::utils::CachePadded;
+
 /// Bounds on one solve. `None` means unbounded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -69,6 +71,11 @@ pub struct Stop<'a> {
     limits: Limits,
     /// Open-list bytes published by each worker slot.
     open_bytes: Vec<AtomicUsize>,
+    /// States each worker slot has added to the table, published after every step when a
+    /// state limit is set (padded: each worker writes its own cache line).
+    inserted: Vec<CachePadded<AtomicUsize>>,
+    /// States in the table before the workers started (the roots).
+    seeded: AtomicUsize,
 }
 
 impl<'a> Stop<'a> {
@@ -81,6 +88,8 @@ impl<'a> Stop<'a> {
             deadline: limits.time.map(|t| Instant::now() + t),
             limits,
             open_bytes: (0..workers).map(|_| AtomicUsize::new(0)).collect(),
+            inserted: (0..workers).map(|_| CachePadded::new(AtomicUsize::new(0))).collect(),
+            seeded: AtomicUsize::new(0),
         }
     }
 
@@ -126,6 +135,34 @@ impl<'a> Stop<'a> {
     /// Bytes held by all open lists, as last published.
     pub fn open_bytes(&self) -> usize {
         self.open_bytes.iter().map(|a| a.load(Ordering::Relaxed)).sum()
+    }
+
+    /// True if a state limit is set: workers then report their inserts after every step.
+    #[inline]
+    pub fn counts_states(&self) -> bool {
+        self.limits.states.is_some()
+    }
+
+    /// Records how many states were in the table when the workers started.
+    pub fn set_seeded(&self, states: usize) {
+        self.seeded.store(states, Ordering::Relaxed);
+    }
+
+    /// Publishes how many states a worker has added, and stops the search once all workers
+    /// together reach the state limit.
+    #[inline]
+    pub fn report_inserted(&self, slot: usize, inserted: usize) {
+        let Some(limit) = self.limits.states else {
+            return;
+        };
+        if let Some(a) = self.inserted.get(slot) {
+            a.store(inserted, Ordering::Relaxed);
+        }
+        let total: usize = self.seeded.load(Ordering::Relaxed)
+            + self.inserted.iter().map(|a| a.load(Ordering::Relaxed)).sum::<usize>();
+        if total >= limit {
+            self.cut(Cutoff::States);
+        }
     }
 
     /// Checks the memory and state limits against the table's size.

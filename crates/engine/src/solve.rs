@@ -196,6 +196,7 @@ pub fn solve(
     if seeded.is_none() {
         seeded = bws.first_mut().and_then(|w| w.seed(&table));
     }
+    stop.set_seeded(table.len());
     let end = match seeded {
         Some(found) => End::Found(found),
         None if threads == 1 => run_interleaved(fws.first_mut(), bws.first_mut(), &table, &stop),
@@ -251,14 +252,21 @@ fn must_stop<E: Expander>(
     steps: &mut u64,
 ) -> bool {
     *steps += 1;
+    if stop.counts_states() {
+        w.report_inserted(stop);
+    }
     if *steps % CHECK_EVERY == 0 {
         w.check_limits(stop, table, *steps);
     }
     stop.is_set()
 }
 
-/// One thread: a single direction, or both taking turns. The side with the smaller open list
-/// goes next (Pohl's cardinality rule), which keeps the two frontiers balanced.
+/// One thread: a single direction, or both taking turns. The side that has generated fewer
+/// states goes next, so both get the same effort, as they do on two threads. (Pohl's rule,
+/// smaller open list first, starved the backward search on levels where the forward search
+/// meets many duplicates: Microban 153 gave it 1% of the expansions. Equal effort generated
+/// 47% fewer states than that rule over Microban I and 17% fewer over Microban II, with the
+/// same levels solved at 2-3 s each.)
 fn run_interleaved<F: Expander, B: Expander>(
     mut fw: Option<&mut Worker<'_, F>>,
     mut bw: Option<&mut Worker<'_, B>>,
@@ -268,7 +276,7 @@ fn run_interleaved<F: Expander, B: Expander>(
     let mut steps = 0u64;
     loop {
         let forward_turn = match (&fw, &bw) {
-            (Some(f), Some(b)) => f.open_len() <= b.open_len(),
+            (Some(f), Some(b)) => f.stats.generated <= b.stats.generated,
             (Some(_), None) => true,
             (None, _) => false,
         };

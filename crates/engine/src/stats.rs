@@ -9,6 +9,8 @@ pub struct SideStats {
     pub expanded: u64,
     /// Children generated (after pruning, duplicates included).
     pub generated: u64,
+    /// Children that were new states.
+    pub inserted: u64,
     /// Children already known on the same side.
     pub duplicates: u64,
     /// Known states reached again by a shorter path.
@@ -24,6 +26,7 @@ impl SideStats {
     pub fn add(&mut self, other: &SideStats) {
         self.expanded += other.expanded;
         self.generated += other.generated;
+        self.inserted += other.inserted;
         self.duplicates += other.duplicates;
         self.improved += other.improved;
         self.stale += other.stale;

@@ -132,12 +132,19 @@ impl<'a, E: Expander> Worker<'a, E> {
             return Step::Exhausted;
         }
         let player = self.node[0];
-        let g = u32::from(self.node[1]);
         let boxes: &[Cell] = &self.node[HEADER..];
         let fp = self.zobrist.fingerprint(boxes, player);
-        if table.get(fp).is_some_and(|r| r.side() == self.side && r.depth() < g) {
-            self.stats.stale += 1;
-            return Step::Continue;
+        let recorded = table.get(fp).filter(|r| r.side() == self.side).map(|r| r.depth());
+        let mut g = u32::from(self.node[1]);
+        if let Some(depth) = recorded.filter(|&d| d < g) {
+            if self.weighting.optimal() {
+                // A* queued this state again when it found the shorter path: this copy is stale.
+                self.stats.stale += 1;
+                return Step::Continue;
+            }
+            // The other orderings queue a state once and keep its shortest known path in the
+            // table; carry on from that.
+            g = depth;
         }
         let node = NodeRef { boxes, player, fp, g };
         if self.weighting.optimal() && self.exp.is_goal(&mut self.scratch, node) {
@@ -149,8 +156,17 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.stats.generated += self.children.len() as u64;
         let depth = (g + 1).min(MAX_DEPTH);
         for child in &self.children {
-            match table.insert(child.fp, self.side, depth, child.packed()) {
+            let inserted = table.insert(child.fp, self.side, depth, child.packed());
+            if inserted == Insert::Improved {
+                self.stats.improved += 1;
+                if !self.weighting.optimal() {
+                    // Queued once already; the table now holds the shorter path.
+                    continue;
+                }
+            }
+            match inserted {
                 Insert::New | Insert::Improved => {
+                    self.stats.inserted += u64::from(inserted == Insert::New);
                     self.child_node.clear();
                     self.child_node.extend_from_slice(&[child.player, depth as u16]);
                     self.child_node.extend_from_slice(boxes);
@@ -188,6 +204,11 @@ impl<'a, E: Expander> Worker<'a, E> {
             }
         }
         Step::Continue
+    }
+
+    /// Publishes how many states this worker has added to the table (for the state limit).
+    pub fn report_inserted(&self, stop: &Stop<'_>) {
+        stop.report_inserted(self.slot, self.stats.inserted as usize);
     }
 
     /// Publishes this worker's memory use and checks the limits. Call every few hundred steps.

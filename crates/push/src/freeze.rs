@@ -9,6 +9,17 @@ pub struct FreezeCheck {
     assumed: Vec<Cell>,
 }
 
+/// What the freeze test says about one box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The box can still move.
+    Free,
+    /// The box is frozen together with boxes that are all on goals: they stay there for good.
+    FrozenOnGoals,
+    /// The box is frozen in a group with a box off its goal.
+    Deadlock,
+}
+
 /// The verdict for one box: frozen or not, and whether the group that proves it frozen holds
 /// a box off its goal.
 #[derive(Clone, Copy)]
@@ -27,9 +38,17 @@ impl FreezeCheck {
     /// both axes when the others are walls, so none of them can ever move first. A box's
     /// verdict that the proof does not use (a branch that failed) adds nothing to it.
     pub fn is_deadlock(&mut self, board: &Board, boxes: &BoxMap, cell: Cell) -> bool {
+        self.check(board, boxes, cell) == Verdict::Deadlock
+    }
+
+    /// Whether the box on `cell` is frozen, and if so whether its group is all on goals.
+    pub fn check(&mut self, board: &Board, boxes: &BoxMap, cell: Cell) -> Verdict {
         self.assumed.clear();
-        let v = self.frozen(board, boxes, cell);
-        v.frozen && v.off_goal
+        match self.frozen(board, boxes, cell) {
+            Frozen { frozen: false, .. } => Verdict::Free,
+            Frozen { off_goal: true, .. } => Verdict::Deadlock,
+            Frozen { off_goal: false, .. } => Verdict::FrozenOnGoals,
+        }
     }
 
     fn frozen(&mut self, board: &Board, boxes: &BoxMap, cell: Cell) -> Frozen {

@@ -7,13 +7,19 @@
 //! - the lower bound: no perfect matching of boxes to goals means a deadlock.
 
 pub mod freeze;
+pub mod frozen;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, PruneCount, Root, Side};
-use bisolve_board::{Board, BoxMap, Dir, Reach, State, NO_CELL};
+use bisolve_board::{Board, BoxMap, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
 
-use crate::freeze::FreezeCheck;
+use std::sync::Arc;
+
+use bisolve_board::DistanceTable;
+
+use crate::freeze::{FreezeCheck, Verdict};
+use crate::frozen::{frozen_goal_boxes, FrozenTables};
 
 /// Switches and choices of the forward search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -25,11 +31,25 @@ pub struct PushConfig {
     /// The lower bound that orders the search and detects matching deadlocks. Default
     /// [`BoundKind::Matching`].
     pub bound: BoundKind,
+    /// Sound tunnel handling: a box that can only ever leave its square one way (a one-way
+    /// tunnel) is pushed before anything else, and a box that can never move prunes the state
+    /// (see [`Forward::forced_box`]). Default on.
+    pub tunnels: bool,
+    /// Boxes frozen on goals are walls for the others: distances to the remaining goals are
+    /// recomputed around them (cached per frozen set), which both sharpens the bound and
+    /// finds goals no box can reach any more. Default on.
+    pub frozen_goals: bool,
 }
 
 impl Default for PushConfig {
     fn default() -> PushConfig {
-        PushConfig { dead_squares: true, freeze: true, bound: BoundKind::Matching }
+        PushConfig {
+            dead_squares: true,
+            freeze: true,
+            bound: BoundKind::Matching,
+            tunnels: true,
+            frozen_goals: true,
+        }
     }
 }
 
@@ -53,6 +73,172 @@ impl<'a> Forward<'a> {
     }
 }
 
+/// What [`Forward::forced_box`] found.
+enum Forced {
+    /// No box must move first.
+    No,
+    /// Box `.0` can only ever leave its square in direction `.1`, and can do so now.
+    Box(usize, Dir),
+    /// A box off its goal can never move again.
+    Stuck,
+}
+
+/// Facts about the state being expanded, shared by all its pushes.
+struct Context {
+    region_min: Cell,
+    off_goal: usize,
+    base: Fingerprint,
+    /// Distances around the boxes frozen on goals, when there are any.
+    table: Option<Arc<DistanceTable>>,
+}
+
+impl Forward<'_> {
+    /// Looks for a box off its goal that, with the player on its side, can only ever be pushed
+    /// in one direction (a box in a one-way tunnel: the squares beyond it are reachable only
+    /// through its square). Any solution pushes that box in that direction before it touches
+    /// anything the push could affect, so that push can be made first: the other pushes of a
+    /// solution happen in the player's part of the board, which the push only enlarges, and
+    /// the box can never be parked where it stands (not a goal) nor pushed back (the player
+    /// can never reach the far side). This is the sound form of the tunnel macro: a tunnel
+    /// that the player can walk round is never forced, so a box can still park inside it.
+    fn forced_box(&self, s: &PushScratch, boxes: &[Cell]) -> Forced {
+        let board = self.board;
+        for (i, &t) in boxes.iter().enumerate() {
+            if board.is_goal(t) {
+                continue;
+            }
+            let Some(side) = Dir::ALL.into_iter().find(|&d| {
+                let n = board.neighbour(t, d);
+                n != NO_CELL && s.reach.contains(n)
+            }) else {
+                continue;
+            };
+            let options = board.push_options(t, side);
+            if options == 0 {
+                return Forced::Stuck;
+            }
+            if options.count_ones() != 1 {
+                continue;
+            }
+            let dir = Dir::from_index(options.trailing_zeros() as usize);
+            if s.boxes.is_box(board.neighbour(t, dir)) {
+                // The square ahead lies beyond the player's reach for as long as this box
+                // stays: the box in it can never move, so neither can this one.
+                return Forced::Stuck;
+            }
+            if s.reach.contains(board.neighbour(t, dir.opposite())) {
+                return Forced::Box(i, dir);
+            }
+        }
+        Forced::No
+    }
+
+    /// The distance table for a state: around its boxes frozen on goals when that technique
+    /// is on and there are some. Keeps `s.frozen` and the bound's warm start in step.
+    fn table_for(&self, s: &mut PushScratch, boxes: &[Cell]) -> Option<Arc<DistanceTable>> {
+        if !self.config.frozen_goals {
+            return None;
+        }
+        frozen_goal_boxes(self.board, &s.boxes, boxes, &mut s.freeze, &mut s.frozen);
+        if s.frozen != s.bound_frozen {
+            s.bound.invalidate();
+            s.bound_frozen.clone_from(&s.frozen);
+        }
+        s.tables.get(self.board, &s.frozen)
+    }
+
+    /// The bound of a child whose push froze a box on a goal: its frozen set grew, so its
+    /// distances are those around the larger set, and the matching is solved afresh.
+    fn bound_after_freezing(
+        &self,
+        s: &mut PushScratch,
+        node: NodeRef<'_>,
+        i: usize,
+        to: Cell,
+    ) -> Option<u32> {
+        s.child_boxes.clear();
+        s.child_boxes.extend_from_slice(node.boxes);
+        s.child_boxes[i] = to;
+        frozen_goal_boxes(self.board, &s.boxes, &s.child_boxes, &mut s.freeze, &mut s.child_frozen);
+        let table = s.tables.get(self.board, &s.child_frozen);
+        s.fresh.prepare(table.as_deref().unwrap_or(self.board.goal_distances()), &s.child_boxes)
+    }
+
+    /// Appends the children made by pushing box `i` (in `only` direction, or in every one).
+    fn push_box(
+        &self,
+        s: &mut PushScratch,
+        node: NodeRef<'_>,
+        ctx: &Context,
+        i: usize,
+        only: Option<Dir>,
+        out: &mut Vec<Child>,
+    ) {
+        let board = self.board;
+        let zobrist = board.zobrist();
+        let b = node.boxes[i];
+        let neighbours = *board.neighbours(b);
+        for (d, &to) in neighbours.iter().enumerate() {
+            if to == NO_CELL || s.boxes.is_box(to) || only.is_some_and(|o| o.index() != d) {
+                continue;
+            }
+            let behind = neighbours[(d + 2) & 3];
+            if behind == NO_CELL || !s.reach.contains(behind) {
+                continue;
+            }
+            if self.config.dead_squares && board.is_push_dead(to) {
+                s.pruned_dead += 1;
+                continue;
+            }
+            s.boxes.move_box(b, to);
+            let verdict = if self.config.freeze || self.config.frozen_goals {
+                s.freeze.check(board, &s.boxes, to)
+            } else {
+                Verdict::Free
+            };
+            if self.config.freeze && verdict == Verdict::Deadlock {
+                s.pruned_freeze += 1;
+                s.boxes.move_box(to, b);
+                continue;
+            }
+            let h = if self.config.frozen_goals && verdict == Verdict::FrozenOnGoals {
+                let h = self.bound_after_freezing(s, node, i, to);
+                if h.is_none() {
+                    s.pruned_frozen_goals += 1;
+                }
+                h
+            } else {
+                let h = s.bound.after_move(ctx.table.as_deref().unwrap_or(board.goal_distances()), i, to);
+                if h.is_none() {
+                    s.pruned_bound += 1;
+                }
+                h
+            };
+            let Some(h) = h else {
+                s.boxes.move_box(to, b);
+                continue;
+            };
+            let player = match s.reach.child_min(board, &s.boxes, ctx.region_min, b, to) {
+                Some(p) => p,
+                None => s.child_reach.fill(board, &s.boxes, b),
+            };
+            debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, b));
+            s.boxes.move_box(to, b);
+            let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
+            let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
+            out.push(Child {
+                box_index: i as u16,
+                to,
+                dir: Dir::from_index(d),
+                player,
+                fp,
+                h,
+                goal: child_off == 0,
+            });
+        }
+    }
+}
+
 /// Per-thread working memory of the forward search.
 #[derive(Debug)]
 pub struct PushScratch {
@@ -61,9 +247,20 @@ pub struct PushScratch {
     child_reach: Reach,
     bound: LowerBound,
     freeze: FreezeCheck,
+    tables: FrozenTables,
+    /// Boxes frozen on goals in the state being expanded, and in a child.
+    frozen: Vec<Cell>,
+    child_frozen: Vec<Cell>,
+    /// The frozen set whose table `bound` was last prepared with.
+    bound_frozen: Vec<Cell>,
+    /// A second bound for children whose frozen set differs from their parent's.
+    fresh: LowerBound,
+    child_boxes: Vec<Cell>,
     pruned_dead: u64,
     pruned_freeze: u64,
     pruned_bound: u64,
+    pruned_forced: u64,
+    pruned_frozen_goals: u64,
 }
 
 impl Expander for Forward<'_> {
@@ -81,9 +278,17 @@ impl Expander for Forward<'_> {
             child_reach: Reach::new(n),
             bound: LowerBound::new(self.config.bound),
             freeze: FreezeCheck::default(),
+            tables: FrozenTables::default(),
+            frozen: Vec::new(),
+            child_frozen: Vec::new(),
+            bound_frozen: Vec::new(),
+            fresh: LowerBound::new(self.config.bound),
+            child_boxes: Vec::new(),
             pruned_dead: 0,
             pruned_freeze: 0,
             pruned_bound: 0,
+            pruned_forced: 0,
+            pruned_frozen_goals: 0,
         }
     }
 
@@ -114,59 +319,32 @@ impl Expander for Forward<'_> {
 
     fn expand(&self, s: &mut PushScratch, node: NodeRef<'_>, out: &mut Vec<Child>) {
         let board = self.board;
-        let zobrist = board.zobrist();
         s.boxes.set_all(node.boxes);
         let region_min = s.reach.fill(board, &s.boxes, node.player);
-        if s.bound.prepare(board.goal_distances(), node.boxes).is_none() {
+        let table = self.table_for(s, node.boxes);
+        if s.bound.prepare(table.as_deref().unwrap_or(board.goal_distances()), node.boxes).is_none() {
             // Only a root or a state found before a configuration change can get here.
             s.boxes.clear_all(node.boxes);
             return;
         }
-        let off_goal = node.boxes.iter().filter(|&&b| !board.is_goal(b)).count();
-        let base = node.fp ^ zobrist.player_key(node.player);
-        for (i, &b) in node.boxes.iter().enumerate() {
-            let neighbours = *board.neighbours(b);
-            for (d, &to) in neighbours.iter().enumerate() {
-                if to == NO_CELL || s.boxes.is_box(to) {
-                    continue;
+        let ctx = Context {
+            region_min,
+            off_goal: node.boxes.iter().filter(|&&b| !board.is_goal(b)).count(),
+            base: node.fp ^ board.zobrist().player_key(node.player),
+            table,
+        };
+        let forced = if self.config.tunnels { self.forced_box(s, node.boxes) } else { Forced::No };
+        match forced {
+            Forced::No => {
+                for i in 0..node.boxes.len() {
+                    self.push_box(s, node, &ctx, i, None, out);
                 }
-                let behind = neighbours[(d + 2) & 3];
-                if behind == NO_CELL || !s.reach.contains(behind) {
-                    continue;
-                }
-                if self.config.dead_squares && board.is_push_dead(to) {
-                    s.pruned_dead += 1;
-                    continue;
-                }
-                s.boxes.move_box(b, to);
-                if self.config.freeze && s.freeze.is_deadlock(board, &s.boxes, to) {
-                    s.pruned_freeze += 1;
-                    s.boxes.move_box(to, b);
-                    continue;
-                }
-                let Some(h) = s.bound.after_move(board.goal_distances(), i, to) else {
-                    s.pruned_bound += 1;
-                    s.boxes.move_box(to, b);
-                    continue;
-                };
-                let player = match s.reach.child_min(board, &s.boxes, region_min, b, to) {
-                    Some(p) => p,
-                    None => s.child_reach.fill(board, &s.boxes, b),
-                };
-                debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, b));
-                s.boxes.move_box(to, b);
-                let fp = base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
-                let child_off = off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
-                out.push(Child {
-                    box_index: i as u16,
-                    to,
-                    dir: Dir::from_index(d),
-                    player,
-                    fp,
-                    h,
-                    goal: child_off == 0,
-                });
             }
+            Forced::Box(i, dir) => {
+                s.pruned_forced += 1;
+                self.push_box(s, node, &ctx, i, Some(dir), out);
+            }
+            Forced::Stuck => s.pruned_forced += 1,
         }
         s.boxes.clear_all(node.boxes);
     }
@@ -195,6 +373,12 @@ impl Expander for Forward<'_> {
     }
 
     fn prune_counts(&self, s: &PushScratch) -> Vec<PruneCount> {
-        vec![("dead squares", s.pruned_dead), ("freeze", s.pruned_freeze), ("bound", s.pruned_bound)]
+        vec![
+            ("dead squares", s.pruned_dead),
+            ("freeze", s.pruned_freeze),
+            ("bound", s.pruned_bound),
+            ("tunnel (forced box)", s.pruned_forced),
+            ("frozen goals", s.pruned_frozen_goals),
+        ]
     }
 }
