@@ -170,6 +170,8 @@ pub struct LowerBound {
     /// `parent` holds an optimal solution for `boxes` (false until the first matching, and
     /// after an infeasible one).
     valid: bool,
+    /// The address of the table `costs` came from: a warm start needs the same table.
+    table_id: usize,
 }
 
 impl LowerBound {
@@ -185,11 +187,12 @@ impl LowerBound {
             work: Work::default(),
             parent_value: 0,
             valid: false,
+            table_id: 0,
         }
     }
 
     /// Forgets the last prepared state, so the next [`LowerBound::prepare`] starts afresh.
-    /// Call it when the distance table changes.
+    /// (A change of table does this by itself.)
     pub fn invalidate(&mut self) {
         self.valid = false;
     }
@@ -236,7 +239,10 @@ impl LowerBound {
     /// re-augmented one by one, which gives the exact optimum again. Returns the total cost.
     fn prepare_matching(&mut self, table: &DistanceTable, boxes: &[Cell]) -> i64 {
         let n = boxes.len();
-        let warm = self.valid && self.boxes.len() == n && {
+        // Tables live as long as the search (the board's, or cached per frozen set), so an
+        // address names one table for the whole time this bound is used.
+        let table_id = std::ptr::from_ref(table) as usize;
+        let warm = self.valid && self.table_id == table_id && self.boxes.len() == n && {
             let changed = self.boxes.iter().zip(boxes).filter(|(a, b)| a != b).count();
             changed * 2 <= n
         };
@@ -272,6 +278,7 @@ impl LowerBound {
             }
         }
         self.valid = true;
+        self.table_id = table_id;
         self.parent.total(n, &self.costs)
     }
 
@@ -416,6 +423,19 @@ mod tests {
                     "seed {seed} boxes {boxes:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_new_table_is_not_warm_started_from_the_old_one() {
+        let a = pseudo_random_table(7, 10, 3);
+        let b = pseudo_random_table(8, 10, 3);
+        let mut bound = LowerBound::new(BoundKind::Matching);
+        let boxes = [1, 4, 7];
+        let moved = [1, 4, 9];
+        for (t1, t2) in [(&a, &b), (&b, &a)] {
+            bound.prepare(t1, &boxes);
+            assert_eq!(bound.prepare(t2, &moved), brute(t2, &moved));
         }
     }
 

@@ -76,9 +76,9 @@ impl OpenList {
         self.len += 1;
     }
 
-    /// Removes the best node into `out` and returns its primary key.
+    /// Removes the best node into `out` and returns its (primary, secondary) keys.
     #[inline]
-    pub fn pop(&mut self, out: &mut Vec<u16>) -> Option<usize> {
+    pub fn pop(&mut self, out: &mut Vec<u16>) -> Option<(usize, usize)> {
         if self.len == 0 {
             return None;
         }
@@ -90,14 +90,15 @@ impl OpenList {
         while bucket.subs[bucket.min_sub].is_empty() {
             bucket.min_sub += 1;
         }
-        let stack = &mut bucket.subs[bucket.min_sub];
+        let secondary = bucket.min_sub;
+        let stack = &mut bucket.subs[secondary];
         let at = stack.len() - self.stride;
         out.clear();
         out.extend_from_slice(&stack[at..]);
         stack.truncate(at);
         bucket.count -= 1;
         self.len -= 1;
-        Some(primary)
+        Some((primary, secondary))
     }
 
     /// The smallest primary key waiting.
@@ -136,7 +137,7 @@ mod tests {
         q.push(9, 0, &[5, 5]);
         let mut out = Vec::new();
         let mut seen = Vec::new();
-        while let Some(k) = q.pop(&mut out) {
+        while let Some((k, _)) = q.pop(&mut out) {
             seen.push((k, out[0]));
         }
         assert_eq!(seen, vec![(3, 4), (3, 3), (3, 2), (5, 1), (9, 5)]);
@@ -149,14 +150,14 @@ mod tests {
         q.push(4, 0, &[4]);
         q.push(6, 0, &[6]);
         let mut out = Vec::new();
-        assert_eq!(q.pop(&mut out), Some(4));
+        assert_eq!(q.pop(&mut out), Some((4, 0)));
         q.push(2, 3, &[2]);
         q.push(2, 1, &[1]);
         assert_eq!(q.min_key(), Some(2));
-        assert_eq!(q.pop(&mut out), Some(2));
+        assert_eq!(q.pop(&mut out), Some((2, 1)));
         assert_eq!(out, vec![1]);
-        assert_eq!(q.pop(&mut out), Some(2));
-        assert_eq!(q.pop(&mut out), Some(6));
+        assert_eq!(q.pop(&mut out), Some((2, 3)));
+        assert_eq!(q.pop(&mut out), Some((6, 0)));
         assert_eq!(q.pop(&mut out), None);
     }
 }

@@ -134,16 +134,12 @@ impl Forward<'_> {
     }
 
     /// The distance table for a state: around its boxes frozen on goals when that technique
-    /// is on and there are some. Keeps `s.frozen` and the bound's warm start in step.
+    /// is on and there are some.
     fn table_for(&self, s: &mut PushScratch, boxes: &[Cell]) -> Option<Arc<DistanceTable>> {
         if !self.config.frozen_goals {
             return None;
         }
         frozen_goal_boxes(self.board, &s.boxes, boxes, &mut s.freeze, &mut s.frozen);
-        if s.frozen != s.bound_frozen {
-            s.bound.invalidate();
-            s.bound_frozen.clone_from(&s.frozen);
-        }
         s.tables.get(self.board, &s.frozen)
     }
 
@@ -251,8 +247,6 @@ pub struct PushScratch {
     /// Boxes frozen on goals in the state being expanded, and in a child.
     frozen: Vec<Cell>,
     child_frozen: Vec<Cell>,
-    /// The frozen set whose table `bound` was last prepared with.
-    bound_frozen: Vec<Cell>,
     /// A second bound for children whose frozen set differs from their parent's.
     fresh: LowerBound,
     child_boxes: Vec<Cell>,
@@ -281,7 +275,6 @@ impl Expander for Forward<'_> {
             tables: FrozenTables::default(),
             frozen: Vec::new(),
             child_frozen: Vec::new(),
-            bound_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
             child_boxes: Vec::new(),
             pruned_dead: 0,

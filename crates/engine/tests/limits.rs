@@ -1,0 +1,229 @@
+//! Limits and cancellation: a hard level stops on its time, state and memory limits and on
+//! the caller's cancel flag, promptly, with the right reason and with its statistics filled.
+//!
+//! The timing checks use wide margins (500 ms) for loaded machines; the tests of this file
+//! run one at a time (see [`serial`]) so they do not compete with each other for the CPU.
+
+mod common;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use bisolve_board::Level;
+use bisolve_engine::{solve, Config, Cutoff, Limits, Outcome, Report};
+use common::{check_solution, config, level};
+
+/// The slack allowed past a deadline or a cancel request.
+const MARGIN: Duration = Duration::from_millis(500);
+
+/// Holds the lock that makes the tests of this file run one at a time.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A level no strategy solves in seconds: Microban 153, or, without shared data, twenty
+/// boxes to pack into a goal room through one door (the one-thread searches used with it
+/// here do not finish in seconds). The flag says whether it is Microban 153.
+fn hard_level() -> (Level, bool) {
+    if let Some(levels) = common::shared_collection("microban.xsb") {
+        let level = levels.into_iter().nth(152).expect("Microban has 155 levels");
+        assert_eq!(level.index(), 153);
+        return (level, true);
+    }
+    let level = level(
+        "\
+##########################
+#@                       #
+#  $ $ $ $ $ $ $ $ $ $   #
+#    #       #      #    #
+#  $ $ $ $ $ $ $ $ $ $   #
+#                        #
+############ ############
+       #           #
+       #.....  ....#
+       #...........#
+       #############",
+    );
+    (level, false)
+}
+
+/// Solves with the given limits and cancel flag; any solution is checked.
+fn solve_timed(level: &Level, config: &Config, limits: &Limits, cancel: &AtomicBool) -> (Report, Duration) {
+    let started = Instant::now();
+    let report = solve(level, config, limits, cancel)
+        .unwrap_or_else(|e| panic!("{}: solve failed: {e}", level.name()));
+    let wall = started.elapsed();
+    check_solution(level, &report);
+    (report, wall)
+}
+
+/// The statistics of a search that was stopped are still filled in.
+fn assert_stats_filled(report: &Report, what: &str) {
+    assert!(report.stats.generated() > 0, "{what}: no states generated");
+    assert!(report.stats.expanded() > 0, "{what}: no nodes expanded");
+    assert!(report.stats.states > 0, "{what}: empty table");
+    assert!(report.stats.table_bytes > 0, "{what}: no table bytes");
+}
+
+#[test]
+fn time_limit_stops_within_margin() {
+    let _serial = serial();
+    let (level, _) = hard_level();
+    let limit = Duration::from_secs(1);
+    for threads in [1, 2] {
+        let limits = Limits { time: Some(limit), ..Limits::default() };
+        let cancel = AtomicBool::new(false);
+        let (report, wall) = solve_timed(&level, &config("bidirectional", threads), &limits, &cancel);
+        let what = format!("time limit, {threads} threads");
+        assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time), "{what}");
+        assert!(wall <= limit + MARGIN, "{what}: returned after {wall:?}");
+        assert!(report.elapsed >= limit, "{what}: stopped early, after {:?}", report.elapsed);
+        assert_eq!(report.threads, threads);
+        assert_stats_filled(&report, &what);
+    }
+}
+
+#[test]
+fn time_limit_stops_every_direction() {
+    let _serial = serial();
+    let (level, microban) = hard_level();
+    let limit = Duration::from_millis(300);
+    // Several workers per direction search in an order that varies from run to run; only
+    // Microban 153 is hard enough for every such order.
+    let thread_counts: &[usize] = if microban { &[1, 2] } else { &[1] };
+    for strategy in ["forward", "backward", "astar", "wastar"] {
+        for &threads in thread_counts {
+            let limits = Limits { time: Some(limit), ..Limits::default() };
+            let cancel = AtomicBool::new(false);
+            let (report, wall) = solve_timed(&level, &config(strategy, threads), &limits, &cancel);
+            let what = format!("{strategy} with {threads} threads");
+            assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time), "{what}");
+            assert!(wall <= limit + MARGIN, "{what}: returned after {wall:?}");
+            assert_stats_filled(&report, &what);
+        }
+    }
+}
+
+#[test]
+fn cancel_flag_set_before_the_solve_stops_it_at_once() {
+    let _serial = serial();
+    let (level, _) = hard_level();
+    for threads in [1, 2] {
+        let cancel = AtomicBool::new(true);
+        let (report, wall) =
+            solve_timed(&level, &config("bidirectional", threads), &common::time_limit(30.0), &cancel);
+        assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Cancelled), "{threads} threads");
+        assert!(wall <= MARGIN, "{threads} threads: returned after {wall:?}");
+    }
+}
+
+#[test]
+fn cancel_flag_set_from_another_thread_stops_the_solve() {
+    let _serial = serial();
+    let (level, _) = hard_level();
+    for threads in [1, 2] {
+        let cancel = AtomicBool::new(false);
+        let cfg = config("bidirectional", threads);
+        let limits = common::time_limit(30.0);
+        let (report, stopped_after_cancel) = std::thread::scope(|s| {
+            let solver = s.spawn(|| {
+                let report = solve(&level, &cfg, &limits, &cancel).expect("solve");
+                (report, Instant::now())
+            });
+            std::thread::sleep(Duration::from_millis(200));
+            let cancelled_at = Instant::now();
+            cancel.store(true, Ordering::Relaxed);
+            let (report, returned_at) = solver.join().expect("solver thread");
+            (report, returned_at.saturating_duration_since(cancelled_at))
+        });
+        check_solution(&level, &report);
+        let what = format!("cancel from another thread, {threads} threads");
+        assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Cancelled), "{what}");
+        assert!(
+            stopped_after_cancel <= MARGIN,
+            "{what}: returned {stopped_after_cancel:?} after the flag was set"
+        );
+        assert_stats_filled(&report, &what);
+    }
+}
+
+#[test]
+fn state_limit_stops_with_states() {
+    let _serial = serial();
+    let (level, _) = hard_level();
+    for threads in [1, 2] {
+        let limits = Limits { states: Some(1000), time: Some(Duration::from_secs(30)), ..Limits::default() };
+        let (report, _) =
+            solve_timed(&level, &config("bidirectional", threads), &limits, &AtomicBool::new(false));
+        let what = format!("state limit, {threads} threads");
+        assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::States), "{what}");
+        assert!(report.stats.states >= 1000, "{what}: {} states", report.stats.states);
+        assert_stats_filled(&report, &what);
+    }
+}
+
+#[test]
+fn memory_limit_stops_with_memory() {
+    let _serial = serial();
+    let (level, _) = hard_level();
+    for threads in [1, 2] {
+        let limits =
+            Limits { memory: Some(64 * 1024), time: Some(Duration::from_secs(30)), ..Limits::default() };
+        let (report, _) =
+            solve_timed(&level, &config("bidirectional", threads), &limits, &AtomicBool::new(false));
+        let what = format!("memory limit, {threads} threads");
+        assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Memory), "{what}");
+        assert_stats_filled(&report, &what);
+    }
+}
+
+/// Limits that are not reached change nothing: one thread gives the same solution with and
+/// without them.
+#[test]
+fn generous_limits_do_not_change_the_answer() {
+    let _serial = serial();
+    let level = common::engine_level("optimal.xsb", 3);
+    let cfg = config("bidirectional", 1);
+    let free = common::run(&level, &cfg, &Limits::default());
+    let limited = common::run(
+        &level,
+        &cfg,
+        &Limits { time: Some(Duration::from_secs(60)), memory: Some(1 << 30), states: Some(1 << 30) },
+    );
+    let (a, b) = (common::expect_solved(&level, &free), common::expect_solved(&level, &limited));
+    assert_eq!(a.lurd, b.lurd);
+}
+
+/// A state limit bounds the states the search visits: a solve with `states: Some(n)` on one
+/// thread ends (solved or cut off) with at most `n` states in its table, give or take the
+/// children of the node being expanded when the limit is reached.
+#[test]
+fn state_limit_is_not_overshot() {
+    let _serial = serial();
+    let (hard, _) = hard_level();
+    let mut levels = vec![hard];
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        levels.push(microban.into_iter().nth(99).expect("Microban 100"));
+    }
+    const SLACK: usize = 64;
+    let mut failures = Vec::new();
+    for level in &levels {
+        for limit in [10, 1000] {
+            let limits =
+                Limits { states: Some(limit), time: Some(Duration::from_secs(30)), ..Limits::default() };
+            let (report, _) =
+                solve_timed(level, &config("bidirectional", 1), &limits, &AtomicBool::new(false));
+            if report.stats.states > limit + SLACK {
+                failures.push(format!(
+                    "{} with states limit {limit}: {} after visiting {} states",
+                    level.name(),
+                    report.outcome.status(),
+                    report.stats.states
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

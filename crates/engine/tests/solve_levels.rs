@@ -1,0 +1,302 @@
+//! Every level in the project's `levels/` folder, and a fixed sample of Microban I under
+//! each direction and thread count, solved and replayed.
+//!
+//! Expected outcomes in level files: a comment line `; expect: solved` or
+//! `; expect: unsolvable` applies to the next level below it in the file. Written before
+//! the first board (in the file's header), it is also the default for every level of the
+//! file that has no line of its own. The prose form `; Expected: valid, solved (5 pushes at
+//! best).` is read the same way: the first of the words `unsolvable` / `solved` after
+//! `Expected:` is the outcome (neither word: no expectation), and `N pushes at best` is the
+//! fewest pushes, which A* on one thread must find. A level with no expectation must only
+//! not fail: any solution it gets must replay, and a time-out is accepted.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use bisolve_board::Level;
+use bisolve_engine::Outcome;
+use common::{expect_solved, load_file, repo_levels, run, run_named};
+
+/// What a level file says a level's outcome must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// Solved; with the fewest pushes when the file gives them.
+    Solved(Option<usize>),
+    Unsolvable,
+}
+
+/// Every `.xsb` and `.sok` file under `dir`, recursively, except under `levels/invalid/`;
+/// sorted so failures are reported in a stable order.
+fn level_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n == "invalid") && d == dir {
+                    continue;
+                }
+                stack.push(path);
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("xsb") || e.eq_ignore_ascii_case("sok"))
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Reads the prose form: `valid, solved (5 pushes at best).`, `valid, unsolvable at once.`
+fn prose_expectation(text: &str) -> Option<Expect> {
+    let text = text.to_ascii_lowercase();
+    let words: Vec<&str> =
+        text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let outcome = words.iter().find(|w| **w == "solved" || **w == "unsolvable")?;
+    if *outcome == "unsolvable" {
+        return Some(Expect::Unsolvable);
+    }
+    let best = words
+        .windows(4)
+        .find(|w| w[1] == "pushes" && w[2] == "at" && w[3] == "best")
+        .and_then(|w| w[0].parse().ok());
+    Some(Expect::Solved(best))
+}
+
+/// `; expect: solved|unsolvable` and `; Expected: ...` lines of a file: (1-based line,
+/// expectation).
+fn expect_lines(path: &Path, bytes: &[u8]) -> Vec<(usize, Expect)> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = Vec::new();
+    // Lines as the parser counts them: LF, CRLF or a lone CR.
+    let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
+    for (i, line) in normalized.lines().enumerate() {
+        let Some(comment) = line.trim_start().strip_prefix(';') else {
+            continue;
+        };
+        let comment = comment.trim();
+        let lower = comment.to_ascii_lowercase();
+        let expect = if let Some(value) = lower.strip_prefix("expect:") {
+            match value.trim() {
+                "solved" => Expect::Solved(None),
+                "unsolvable" => Expect::Unsolvable,
+                other => panic!(
+                    "{} line {}: unknown expectation {other:?} (use solved or unsolvable)",
+                    path.display(),
+                    i + 1
+                ),
+            }
+        } else if let Some(value) = lower.strip_prefix("expected:") {
+            let Some(expect) = prose_expectation(value) else {
+                continue;
+            };
+            expect
+        } else {
+            continue;
+        };
+        out.push((i + 1, expect));
+    }
+    out
+}
+
+/// The expectation of each level (`first_lines` are the levels' first board lines, in file
+/// order): the last `expect:` line between the previous level's board and this one, or the
+/// file's default (an `expect:` line before the first board).
+fn expectations(lines: &[(usize, Expect)], first_lines: &[usize]) -> Vec<Option<Expect>> {
+    let first_board = first_lines.first().copied().unwrap_or(usize::MAX);
+    let default = lines.iter().rev().find(|(l, _)| *l < first_board).map(|&(_, e)| e);
+    first_lines
+        .iter()
+        .enumerate()
+        .map(|(i, &first)| {
+            let after = if i == 0 { 0 } else { first_lines[i - 1] };
+            lines.iter().rev().find(|(l, _)| *l > after && *l < first).map(|&(_, e)| e).or(default)
+        })
+        .collect()
+}
+
+/// Solves one repository level with the default configuration and a 10 s limit (`run`
+/// replays any solution).
+fn check_repo_level(file: &str, level: &Level, expect: Option<Expect>) -> Result<(), String> {
+    let report = run(level, &bisolve_engine::Config::default(), &common::time_limit(10.0));
+    let what = format!("{file} level {} ({})", level.index(), level.name());
+    if level.walled_off().is_some() && report.outcome != Outcome::Unsolvable {
+        return Err(format!(
+            "{what}: a walled-off box or goal must make it unsolvable, got {:?}",
+            report.outcome
+        ));
+    }
+    if let Some(Expect::Solved(Some(best))) = expect {
+        let astar = run_named(level, "astar", 1);
+        match &astar.outcome {
+            Outcome::Solved(s) if s.pushes == best => {}
+            other => {
+                return Err(format!("{what}: the file says {best} pushes at best; astar gives {other:?}"));
+            }
+        }
+    }
+    match (expect, &report.outcome) {
+        (Some(Expect::Solved(_)), Outcome::Solved(_))
+        | (Some(Expect::Unsolvable), Outcome::Unsolvable)
+        | (None, _) => Ok(()),
+        (Some(e), outcome) => {
+            Err(format!("{what}: expected {e:?}, got {outcome:?} after {:?}", report.elapsed))
+        }
+    }
+}
+
+#[test]
+fn every_repository_level_solves_or_is_proven_unsolvable() {
+    let root = repo_levels();
+    let files = level_files(&root);
+    assert!(!files.is_empty(), "no level files under {}", root.display());
+    let mut failures = Vec::new();
+    let mut solved_levels = 0;
+    let mut with_expectation = 0;
+    for path in &files {
+        let file = path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
+        let collection = load_file(path);
+        let entries = &collection.entries;
+        // An invalid level without a line keeps its predecessor's, so the expectation lines
+        // around it still go to the right levels.
+        let mut last = 0;
+        let first_lines: Vec<usize> = entries
+            .iter()
+            .map(|e| {
+                last = match &e.level {
+                    Ok(level) => level.first_line(),
+                    Err(err) => err.line.unwrap_or(last),
+                };
+                last
+            })
+            .collect();
+        let expected = expectations(&expect_lines(path, &bytes), &first_lines);
+        for (entry, expect) in entries.iter().zip(expected) {
+            let Ok(level) = &entry.level else {
+                continue;
+            };
+            if expect.is_some() {
+                with_expectation += 1;
+            }
+            if let Err(e) = check_repo_level(&file, level, expect) {
+                failures.push(e);
+            }
+            solved_levels += 1;
+        }
+    }
+    eprintln!("{solved_levels} levels in {} files, {with_expectation} with an expected outcome", files.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn expectation_lines_apply_to_the_next_level_and_the_header_to_all() {
+    let lines = [(2, Expect::Unsolvable), (20, Expect::Solved(None)), (40, Expect::Unsolvable)];
+    assert_eq!(
+        expectations(&lines, &[5, 10, 25, 50]),
+        vec![
+            Some(Expect::Unsolvable),
+            Some(Expect::Unsolvable),
+            Some(Expect::Solved(None)),
+            Some(Expect::Unsolvable)
+        ]
+    );
+    let solved = Expect::Solved(None);
+    assert_eq!(expectations(&[(12, solved)], &[5, 15, 25]), vec![None, Some(solved), None]);
+}
+
+#[test]
+fn prose_expectations_are_read() {
+    assert_eq!(prose_expectation(" valid, solved (5 pushes at best)."), Some(Expect::Solved(Some(5))));
+    assert_eq!(prose_expectation(" valid, unsolvable at once."), Some(Expect::Unsolvable));
+    assert_eq!(prose_expectation(" valid, 1 box, solved (3 pushes)."), Some(Expect::Solved(None)));
+    assert_eq!(
+        prose_expectation(" valid, solved by the empty solution (0 moves, 0 pushes)."),
+        Some(Expect::Solved(None))
+    );
+    assert_eq!(prose_expectation(" invalid: two players."), None);
+}
+
+/// The hand-made unsolvable levels are proven unsolvable by every direction, ordering and
+/// thread count, never answered with a solution or a time-out.
+#[test]
+fn hand_made_unsolvable_levels_under_every_strategy() {
+    let levels = common::valid_levels(&common::engine_level_path("unsolvable.xsb"));
+    assert!(levels.len() >= 3);
+    for level in &levels {
+        for strategy in [
+            "bidirectional",
+            "forward",
+            "backward",
+            "astar",
+            "wastar",
+            "bidirectional-astar",
+            "backward-astar",
+        ] {
+            for threads in [1, 2, 4] {
+                let report = run_named(level, strategy, threads);
+                assert_eq!(
+                    report.outcome,
+                    Outcome::Unsolvable,
+                    "{}: {strategy} with {threads} threads",
+                    level.name()
+                );
+            }
+        }
+    }
+}
+
+/// Microban I levels that every direction solves quickly.
+const MICROBAN_SAMPLE: [usize; 10] = [1, 2, 10, 25, 50, 75, 100, 120, 140, 150];
+
+#[test]
+fn microban_sample_every_direction_and_thread_count() {
+    let Some(levels) = common::shared_collection("microban.xsb") else {
+        return;
+    };
+    for index in MICROBAN_SAMPLE {
+        let level = &levels[index - 1];
+        assert_eq!(level.index(), index);
+        for strategy in ["forward", "backward", "bidirectional"] {
+            for threads in [1, 2] {
+                let report = run_named(level, strategy, threads);
+                let solution = expect_solved(level, &report);
+                assert!(solution.pushes > 0, "Microban {index} is not solved at the start");
+                assert_eq!(report.threads, threads);
+                assert_eq!(report.strategy.to_string(), strategy);
+            }
+        }
+    }
+}
+
+/// A level whose player can reach boxes but no goal (every goal is walled off), or goals but
+/// no box, is valid text that no search can solve: loading it must work and the solve must
+/// say unsolvable, with a note saying why.
+#[test]
+fn every_goal_or_every_box_walled_off_is_unsolvable() {
+    for text in [
+        // The player's box; its goal behind a wall.
+        "#######\n#@$#. #\n#######\n",
+        // The player's goal; the box behind a wall.
+        "########\n#@ .#$ #\n########\n",
+    ] {
+        let collection = bisolve_board::load_collection(text.as_bytes())
+            .unwrap_or_else(|e| panic!("cannot read:\n{text}{e}"));
+        let level = collection.entries[0]
+            .level
+            .as_ref()
+            .unwrap_or_else(|e| panic!("the level is valid text:\n{text}{e}"));
+        assert!(level.walled_off().is_some(), "{text}");
+        for strategy in ["bidirectional", "forward", "backward"] {
+            let report = run_named(level, strategy, 1);
+            assert_eq!(report.outcome, Outcome::Unsolvable, "{strategy}:\n{text}");
+            assert!(report.note.is_some(), "{strategy}: no note says why:\n{text}");
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! Pruning never cuts a state on a known solution path: every state of a found solution,
+//! expanded by the forward (push) or backward (pull) generator with all pruning on, yields
+//! the next (resp. previous) state of the path, with an admissible heuristic value.
+
+mod common;
+
+use std::collections::HashMap;
+
+use bisolve_board::bound::BoundKind;
+use bisolve_board::moves::{pushes_to_steps, replay, Push};
+use bisolve_board::search::{Child, Expander, NodeRef};
+use bisolve_board::{Level, State};
+use bisolve_pull::{Backward, PullConfig};
+use bisolve_push::{Forward, PushConfig};
+use common::{expect_solved, run_named, solution_pushes, state_sequence, Canonical};
+
+const BOUNDS: [BoundKind; 3] = [BoundKind::Matching, BoundKind::Nearest, BoundKind::Zero];
+
+/// The children of a state, expanded by `exp` with the normalized player.
+fn children<E: Expander>(exp: &E, scratch: &mut E::Scratch, level: &Level, s: &State, g: u32) -> Vec<Child> {
+    let board = level.board();
+    let node = NodeRef { boxes: &s.boxes, player: s.normalized_player(board), fp: s.fingerprint(board), g };
+    let mut out = Vec::new();
+    exp.expand(scratch, node, &mut out);
+    out
+}
+
+/// A node for `is_goal`.
+fn is_goal<E: Expander>(exp: &E, scratch: &mut E::Scratch, level: &Level, s: &State) -> bool {
+    let board = level.board();
+    let node =
+        NodeRef { boxes: &s.boxes, player: s.normalized_player(board), fp: s.fingerprint(board), g: 0 };
+    exp.is_goal(scratch, node)
+}
+
+/// Moves the first push of the box standing on `forced.from` in state `i` to position `i`,
+/// when that push goes in `forced.dir` and the reordered list still solves the level.
+fn push_forced_first(level: &Level, pushes: &[Push], i: usize, forced: Push) -> Option<Vec<Push>> {
+    // Until its first push the box stays on its square, and no other box can enter it.
+    let k = (i..pushes.len()).find(|&k| pushes[k].from == forced.from)?;
+    if pushes[k] != forced {
+        return None;
+    }
+    let mut reordered = pushes.to_vec();
+    reordered.remove(k);
+    reordered.insert(i, forced);
+    let steps = pushes_to_steps(level.board(), level.start(), &reordered).ok()?;
+    replay(level.board(), level.start(), &steps).ok()?;
+    Some(reordered)
+}
+
+/// The forward generator, with every pruning test on (the defaults), keeps each step of the
+/// path.
+///
+/// A generator may force one push first (a box that can only ever leave its square one way is
+/// pushed before anything else) and offer nothing else. Then the known solution must make
+/// that same push later, before it moves the box otherwise, and making it first must still
+/// solve the level: the path is reordered so and the check goes on along it, with the same
+/// number of pushes, so the admissibility checks keep their meaning.
+fn check_forward(level: &Level, what: &str, pushes: &[Push]) {
+    let board = level.board();
+    let n = pushes.len();
+    for bound in BOUNDS {
+        let mut pushes = pushes.to_vec();
+        let mut states = state_sequence(board, level.start(), &pushes);
+        let fwd = Forward::new(board, level.start(), PushConfig { bound, ..PushConfig::default() });
+        let mut scratch = fwd.new_scratch();
+        let roots = fwd.roots(&mut scratch);
+        assert_eq!(roots.len(), 1, "{what}: forward roots ({bound:?})");
+        assert_eq!(
+            roots[0].fp,
+            states[0].fingerprint(board),
+            "{what}: forward root is not the start ({bound:?})"
+        );
+        assert!(
+            roots[0].h as usize <= n,
+            "{what}: forward root h {} > {n} pushes of a known solution ({bound:?})",
+            roots[0].h
+        );
+        assert!(
+            is_goal(&fwd, &mut scratch, level, &states[n]),
+            "{what}: forward is_goal rejects the solved end state"
+        );
+        let mut i = 0;
+        while i < n {
+            let want = states[i + 1].fingerprint(board);
+            let kids = children(&fwd, &mut scratch, level, &states[i], i as u32);
+            let Some(child) = kids.iter().find(|c| c.fp == want) else {
+                let (parent, next) = (&states[i], &states[i + 1]);
+                let cut = format!(
+                    "{what}: forward ({bound:?}) pruned push {} of {n} ({:?}): state {i} has {} \
+                     children, none is state {}\nboxes before {:?}, after {:?}",
+                    i + 1,
+                    pushes[i],
+                    kids.len(),
+                    i + 1,
+                    parent.boxes,
+                    next.boxes
+                );
+                assert_eq!(kids.len(), 1, "{cut}");
+                let forced = fwd.as_push(kids[0].packed());
+                pushes = push_forced_first(level, &pushes, i, forced).unwrap_or_else(|| {
+                    panic!("{cut}\nthe one child pushes {forced:?}, which no reordering of the solution makes first")
+                });
+                states = state_sequence(board, level.start(), &pushes);
+                continue;
+            };
+            let (parent, next) = (&states[i], &states[i + 1]);
+            let remaining = n - (i + 1);
+            assert!(
+                child.h as usize <= remaining,
+                "{what}: forward ({bound:?}) h {} after push {} exceeds the {remaining} pushes \
+                 left on a known solution",
+                child.h,
+                i + 1
+            );
+            assert_eq!(child.goal, next.is_solved(board), "{what}: goal flag, push {}", i + 1);
+            assert_eq!(
+                child.player,
+                next.normalized_player(board),
+                "{what}: child player not normalized, push {}",
+                i + 1
+            );
+            // The engine rebuilds paths with `parent` and `as_push`: both must undo this move.
+            assert_eq!(fwd.as_push(child.packed()), pushes[i], "{what}: as_push, push {}", i + 1);
+            let undone = fwd
+                .parent(next, child.packed())
+                .unwrap_or_else(|| panic!("{what}: forward parent() refuses push {}", i + 1));
+            assert_eq!(undone.boxes, parent.boxes, "{what}: forward parent(), push {}", i + 1);
+            assert_eq!(
+                undone.fingerprint(board),
+                parent.fingerprint(board),
+                "{what}: forward parent() player region, push {}",
+                i + 1
+            );
+            i += 1;
+        }
+    }
+}
+
+/// The backward generator, with every pruning test on, keeps each step of the path (read
+/// from the solved end back to the start).
+fn check_backward(level: &Level, what: &str, states: &[State], pushes: &[Push]) {
+    let board = level.board();
+    let n = pushes.len();
+    for bound in BOUNDS {
+        let bwd = Backward::new(board, level.start(), PullConfig { bound, ..PullConfig::default() });
+        let mut scratch = bwd.new_scratch();
+        let end = states[n].fingerprint(board);
+        let roots = bwd.roots(&mut scratch);
+        let root = roots.iter().find(|r| r.fp == end).unwrap_or_else(|| {
+            panic!(
+                "{what}: no backward root ({bound:?}) is the solved end state (boxes {:?}, \
+                 player {}); {} roots",
+                states[n].boxes,
+                states[n].player,
+                roots.len()
+            )
+        });
+        assert!(root.h as usize <= n, "{what}: backward root h {} > {n} ({bound:?})", root.h);
+        assert!(is_goal(&bwd, &mut scratch, level, &states[0]), "{what}: backward is_goal rejects the start");
+        for i in (0..n).rev() {
+            let (pulled_from, want_state) = (&states[i + 1], &states[i]);
+            let want = want_state.fingerprint(board);
+            let kids = children(&bwd, &mut scratch, level, pulled_from, (n - i - 1) as u32);
+            let child = kids.iter().find(|c| c.fp == want).unwrap_or_else(|| {
+                panic!(
+                    "{what}: backward ({bound:?}) pruned the pull undoing push {} of {n} \
+                     ({:?}): state {} has {} children, none is state {i}\nboxes {:?} -> {:?}",
+                    i + 1,
+                    pushes[i],
+                    i + 1,
+                    kids.len(),
+                    pulled_from.boxes,
+                    want_state.boxes
+                )
+            });
+            assert!(
+                child.h as usize <= i,
+                "{what}: backward ({bound:?}) h {} for state {i} exceeds the {i} pulls left to \
+                 the start",
+                child.h
+            );
+            assert_eq!(child.goal, i == 0, "{what}: backward goal flag, state {i}");
+            assert_eq!(bwd.as_push(child.packed()), pushes[i], "{what}: backward as_push, push {}", i + 1);
+            let undone = bwd
+                .parent(want_state, child.packed())
+                .unwrap_or_else(|| panic!("{what}: backward parent() refuses pull {}", i + 1));
+            assert_eq!(
+                undone.fingerprint(board),
+                pulled_from.fingerprint(board),
+                "{what}: backward parent(), pull {}",
+                i + 1
+            );
+        }
+    }
+}
+
+/// Solves the level with the default strategy and checks both generators along the path.
+fn check_level(level: &Level, what: &str) {
+    let report = run_named(level, "bidirectional", 1);
+    let solution = expect_solved(level, &report);
+    let pushes = solution_pushes(level, &solution.lurd);
+    assert_eq!(pushes.len(), solution.pushes, "{what}");
+    let states = state_sequence(level.board(), level.start(), &pushes);
+    assert!(states.last().is_some_and(|s| s.is_solved(level.board())), "{what}");
+    check_forward(level, what, &pushes);
+    check_backward(level, what, &states, &pushes);
+}
+
+#[test]
+fn microban_1_to_60_paths_survive_pruning() {
+    let Some(levels) = common::shared_collection("microban.xsb") else {
+        return;
+    };
+    for level in levels.iter().take(60) {
+        check_level(level, &format!("Microban {}", level.index()));
+    }
+}
+
+/// The longer solutions of the later Microban levels (153 is left out: it is hard).
+#[test]
+fn microban_61_to_150_paths_survive_pruning() {
+    let Some(levels) = common::shared_collection("microban.xsb") else {
+        return;
+    };
+    for level in levels.iter().take(150).skip(60) {
+        check_level(level, &format!("Microban {}", level.index()));
+    }
+}
+
+/// Solutions from other strategies take other paths; check a few of those too.
+#[test]
+fn other_strategies_paths_survive_pruning() {
+    let Some(levels) = common::shared_collection("microban.xsb") else {
+        return;
+    };
+    for level in levels.iter().take(30) {
+        for strategy in ["forward", "backward", "astar"] {
+            let what = format!("Microban {} ({strategy})", level.index());
+            let report = run_named(level, strategy, 1);
+            let solution = expect_solved(level, &report);
+            let pushes = solution_pushes(level, &solution.lurd);
+            let states = state_sequence(level.board(), level.start(), &pushes);
+            check_forward(level, &what, &pushes);
+            check_backward(level, &what, &states, &pushes);
+        }
+    }
+}
+
+#[test]
+fn hand_made_paths_survive_pruning() {
+    for file in ["trivial.xsb", "corridor.xsb", "optimal.xsb"] {
+        for level in common::valid_levels(&common::engine_level_path(file)) {
+            check_level(&level, &format!("{file} {}", level.name()));
+        }
+    }
+}
+
+/// The states the solutions of the level found by three strategies (one thread) pass
+/// through, each once.
+fn solution_states(level: &Level) -> Vec<(String, State)> {
+    let mut states: Vec<(String, State)> = Vec::new();
+    for strategy in ["bidirectional", "forward", "backward"] {
+        let report = run_named(level, strategy, 1);
+        let solution = expect_solved(level, &report);
+        let pushes = solution_pushes(level, &solution.lurd);
+        for (i, state) in state_sequence(level.board(), level.start(), &pushes).into_iter().enumerate() {
+            if states.iter().all(|(_, s)| *s != state) {
+                states.push((format!("state {i} of the {strategy} solution"), state));
+            }
+        }
+    }
+    states
+}
+
+/// Small levels whose whole push graph a plain search covers in milliseconds.
+fn small_levels() -> Vec<Level> {
+    let mut levels = Vec::new();
+    for file in ["trivial.xsb", "corridor.xsb", "optimal.xsb"] {
+        levels.extend(common::valid_levels(&common::engine_level_path(file)));
+    }
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        levels.extend(microban.into_iter().take(60).filter(|l| l.board().n_boxes() <= 3));
+    }
+    levels
+}
+
+/// The most positions the plain searches of this check may visit per level.
+const CAP: usize = 200_000;
+
+/// Every push the forward generator leaves out, at every state of a known solution, leads to
+/// a position from which a plain search (no pruning) finds no solution. When the generator
+/// offers a single push (a forced push, or the only live one), that push must keep the level
+/// solvable. Every child it offers is a legal push.
+#[test]
+fn pushes_the_forward_generator_prunes_are_dead() {
+    for level in &small_levels() {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let fwd = Forward::new(board, level.start(), PushConfig::default());
+        let mut scratch = fwd.new_scratch();
+        let mut solvable: HashMap<Canonical, bool> = HashMap::new();
+        let mut is_solvable = |position: &Canonical| {
+            *solvable.entry(position.clone()).or_insert_with(|| {
+                let state = State::new(position.0.clone(), position.1);
+                let verdict = common::bfs_min_pushes(board, &state, CAP)
+                    .unwrap_or_else(|| panic!("{what}: plain search too large"));
+                verdict.is_some()
+            })
+        };
+        for (at, state) in &solution_states(level) {
+            if state.is_solved(board) {
+                continue;
+            }
+            let position = common::canonical(board, state);
+            let legal = common::legal_pushes(board, &position);
+            let fp_of = |p: &Canonical| board.zobrist().fingerprint(&p.0, p.1);
+            let kids = children(&fwd, &mut scratch, level, state, 0);
+            for kid in &kids {
+                assert!(
+                    legal.iter().any(|(_, p)| fp_of(p) == kid.fp),
+                    "{what}: {at}: the forward generator offers an illegal push {:?}",
+                    fwd.as_push(kid.packed())
+                );
+            }
+            if let [only] = kids.as_slice() {
+                let (push, next) = legal.iter().find(|(_, p)| fp_of(p) == only.fp).expect("legal");
+                assert!(
+                    is_solvable(next),
+                    "{what}: {at} (boxes {:?}): the one push offered, {push:?}, leads to a dead \
+                     position",
+                    state.boxes
+                );
+                continue;
+            }
+            for (push, next) in &legal {
+                if kids.iter().all(|k| k.fp != fp_of(next)) {
+                    assert!(
+                        !is_solvable(next),
+                        "{what}: {at} (boxes {:?}, player {}): the forward generator prunes \
+                         {push:?}, but the position it leads to (boxes {:?}) is solvable",
+                        state.boxes,
+                        state.player,
+                        next.0
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Every pull the backward generator leaves out, at every state of a known solution, leads
+/// to a position that no sequence of pushes reaches from the start.
+#[test]
+fn pulls_the_backward_generator_prunes_are_dead() {
+    for level in &small_levels() {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let reachable = common::reachable_positions(board, level.start(), CAP)
+            .unwrap_or_else(|| panic!("{what}: plain search too large"));
+        let bwd = Backward::new(board, level.start(), PullConfig::default());
+        let mut scratch = bwd.new_scratch();
+        let fp_of = |p: &Canonical| board.zobrist().fingerprint(&p.0, p.1);
+        for (at, state) in &solution_states(level) {
+            let position = common::canonical(board, state);
+            let legal = common::legal_pulls(board, &position);
+            let kids = children(&bwd, &mut scratch, level, state, 0);
+            for kid in &kids {
+                assert!(
+                    legal.iter().any(|(_, p)| fp_of(p) == kid.fp),
+                    "{what}: {at}: the backward generator offers an illegal pull {:?}",
+                    bwd.as_push(kid.packed())
+                );
+            }
+            for (undone, next) in &legal {
+                if kids.iter().all(|k| k.fp != fp_of(next)) {
+                    assert!(
+                        !reachable.contains(next),
+                        "{what}: {at} (boxes {:?}): the backward generator prunes the pull \
+                         undoing {undone:?}, but the start reaches the position it leads to \
+                         (boxes {:?})",
+                        state.boxes,
+                        next.0
+                    );
+                }
+            }
+        }
+    }
+}
