@@ -305,7 +305,9 @@ impl Board {
     /// them. Rows for the frozen cells themselves cost 0 to their own goal, and every frozen
     /// goal costs 0 from its own cell only, so a matching over all boxes stays square.
     /// Computed on demand (linear in cells per goal); callers cache it per frozen set.
+    /// `frozen` must be sorted.
     pub fn goal_distances_with_frozen(&self, frozen: &[Cell]) -> DistanceTable {
+        debug_assert!(frozen.windows(2).all(|w| w[0] < w[1]), "frozen cells must be sorted");
         let n = self.n_cells();
         let is_frozen = |c: Cell| frozen.binary_search(&c).is_ok();
         let neighbours: Vec<[Cell; 4]> = (0..n)

@@ -27,6 +27,13 @@ pub fn run(args: &VerifyArgs, out: &mut Out) -> Result<Exit> {
     let text = solution_text(&args.solution)?;
     let steps = parse_lurd(&text).map_err(|e| anyhow::anyhow!("the solution is not LURD: {e}"))?;
     match replay(level.board(), level.start(), &steps) {
+        // The board leaves out squares the player can never reach; a box or goal sealed away
+        // there means no move list solves the level, whatever replay says about the rest.
+        Ok(_) if level.walled_off().is_some() => {
+            let why = level.walled_off().unwrap_or_default();
+            out.line(&format!("{}: not a solution: the level cannot be solved: {why}", label(entry)))?;
+            Ok(Exit::NotAllSolved)
+        }
         Ok(counts) => {
             out.line(&format!("{}: solved: {} moves, {} pushes", label(entry), counts.moves, counts.pushes))?;
             Ok(Exit::Ok)
