@@ -1,7 +1,7 @@
 //! bisolve's search engine: the best-first loop generic over a direction, the visited table
 //! shared by every worker, the bidirectional runner, stitching, limits and statistics.
 //!
-//! [`solve`] is the entry point: it seeds the forward and backward searches, runs them on one
+//! [`solve()`] is the entry point: it seeds the forward and backward searches, runs them on one
 //! thread or several, rebuilds the push sequence where they meet, writes it as LURD and
 //! replays it on the level before returning it.
 

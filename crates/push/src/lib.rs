@@ -33,7 +33,7 @@ pub struct PushConfig {
     pub bound: BoundKind,
     /// Sound tunnel handling: a box that can only ever leave its square one way (a one-way
     /// tunnel) is pushed before anything else, and a box that can never move prunes the state
-    /// (see [`Forward::forced_box`]). Default on.
+    /// (the soundness argument is in `Forward::forced_box`). Default on.
     pub tunnels: bool,
     /// Boxes frozen on goals are walls for the others: distances to the remaining goals are
     /// recomputed around them (cached per frozen set), which both sharpens the bound and
