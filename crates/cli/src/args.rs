@@ -96,6 +96,9 @@ pub struct PruningArgs {
     /// Do not treat boxes frozen on goals as walls when measuring distances to other goals.
     #[arg(long)]
     pub no_frozen_goals: bool,
+    /// Do not restrict the search to pushes into PI-corrals (nor detect corral deadlocks).
+    #[arg(long)]
+    pub no_corrals: bool,
     /// Do not prune pulls onto squares that cannot return to a start square.
     #[arg(long)]
     pub no_pull_dead_squares: bool,

@@ -26,6 +26,7 @@ pub fn pruning(p: &PruningArgs) -> (PushConfig, PullConfig) {
         bound: p.bound.into(),
         tunnels: !p.no_tunnels,
         frozen_goals: !p.no_frozen_goals,
+        corrals: !p.no_corrals,
     };
     let pull = PullConfig { dead_squares: !p.no_pull_dead_squares, bound: p.pull_bound.into() };
     (push, pull)

@@ -33,30 +33,35 @@ fn is_goal<E: Expander>(exp: &E, scratch: &mut E::Scratch, level: &Level, s: &St
     exp.is_goal(scratch, node)
 }
 
-/// Moves the first push of the box standing on `forced.from` in state `i` to position `i`,
-/// when that push goes in `forced.dir` and the reordered list still solves the level.
-fn push_forced_first(level: &Level, pushes: &[Push], i: usize, forced: Push) -> Option<Vec<Push>> {
-    // Until its first push the box stays on its square, and no other box can enter it.
-    let k = (i..pushes.len()).find(|&k| pushes[k].from == forced.from)?;
-    if pushes[k] != forced {
-        return None;
+/// Moves the first later push of the solution that the generator offers at state `i` to
+/// position `i`, when the reordered list still solves the level (same number of pushes).
+fn move_offered_push_first(level: &Level, pushes: &[Push], i: usize, offered: &[Push]) -> Option<Vec<Push>> {
+    for k in i + 1..pushes.len() {
+        if !offered.contains(&pushes[k]) {
+            continue;
+        }
+        let mut reordered = pushes.to_vec();
+        let push = reordered.remove(k);
+        reordered.insert(i, push);
+        let Ok(steps) = pushes_to_steps(level.board(), level.start(), &reordered) else {
+            continue;
+        };
+        if replay(level.board(), level.start(), &steps).is_ok() {
+            return Some(reordered);
+        }
     }
-    let mut reordered = pushes.to_vec();
-    reordered.remove(k);
-    reordered.insert(i, forced);
-    let steps = pushes_to_steps(level.board(), level.start(), &reordered).ok()?;
-    replay(level.board(), level.start(), &steps).ok()?;
-    Some(reordered)
+    None
 }
 
 /// The forward generator, with every pruning test on (the defaults), keeps each step of the
 /// path.
 ///
-/// A generator may force one push first (a box that can only ever leave its square one way is
-/// pushed before anything else) and offer nothing else. Then the known solution must make
-/// that same push later, before it moves the box otherwise, and making it first must still
-/// solve the level: the path is reordered so and the check goes on along it, with the same
-/// number of pushes, so the admissibility checks keep their meaning.
+/// A generator may restrict a state to a few pushes that some solution can make first: a
+/// forced push (a box that can only ever leave its square one way) or the pushes into a
+/// PI-corral. Then one of the pushes it offers must come later in the known solution, and
+/// making it first must still solve the level: the path is reordered so and the check goes
+/// on along it, with the same number of pushes, so the admissibility checks keep their
+/// meaning.
 fn check_forward(level: &Level, what: &str, pushes: &[Push]) {
     let board = level.board();
     let n = pushes.len();
@@ -97,10 +102,9 @@ fn check_forward(level: &Level, what: &str, pushes: &[Push]) {
                     parent.boxes,
                     next.boxes
                 );
-                assert_eq!(kids.len(), 1, "{cut}");
-                let forced = fwd.as_push(kids[0].packed());
-                pushes = push_forced_first(level, &pushes, i, forced).unwrap_or_else(|| {
-                    panic!("{cut}\nthe one child pushes {forced:?}, which no reordering of the solution makes first")
+                let offered: Vec<Push> = kids.iter().map(|k| fwd.as_push(k.packed())).collect();
+                pushes = move_offered_push_first(level, &pushes, i, &offered).unwrap_or_else(|| {
+                    panic!("{cut}\nit offers {offered:?}, none of which a reordering of the solution makes first")
                 });
                 states = state_sequence(board, level.start(), &pushes);
                 continue;
@@ -289,24 +293,28 @@ fn small_levels() -> Vec<Level> {
 /// The most positions the plain searches of this check may visit per level.
 const CAP: usize = 200_000;
 
-/// Every push the forward generator leaves out, at every state of a known solution, leads to
-/// a position from which a plain search (no pruning) finds no solution. When the generator
-/// offers a single push (a forced push, or the only live one), that push must keep the level
-/// solvable. Every child it offers is a legal push.
+/// Deadlock pruning only cuts dead pushes, and the reductions keep an optimal solution: with the
+/// reductions off (no tunnel rule, no PI-corrals), every push the forward generator leaves out,
+/// at every state of a known solution, leads to a position from which a plain search (no
+/// pruning) finds no solution. With them on, the pushes it offers include one that starts an
+/// optimal solution: the fewest pushes from the state equal one plus the fewest from the best
+/// child. Every child offered is a legal push.
 #[test]
 fn pushes_the_forward_generator_prunes_are_dead() {
     for level in &small_levels() {
         let board = level.board();
         let what = format!("{} (index {})", level.name(), level.index());
+        let plain_config = PushConfig { tunnels: false, corrals: false, ..PushConfig::default() };
+        let plain = Forward::new(board, level.start(), plain_config);
+        let mut plain_scratch = plain.new_scratch();
         let fwd = Forward::new(board, level.start(), PushConfig::default());
         let mut scratch = fwd.new_scratch();
-        let mut solvable: HashMap<Canonical, bool> = HashMap::new();
-        let mut is_solvable = |position: &Canonical| {
-            *solvable.entry(position.clone()).or_insert_with(|| {
+        let mut fewest: HashMap<Canonical, Option<usize>> = HashMap::new();
+        let mut fewest_pushes = |position: &Canonical| {
+            *fewest.entry(position.clone()).or_insert_with(|| {
                 let state = State::new(position.0.clone(), position.1);
-                let verdict = common::bfs_min_pushes(board, &state, CAP)
-                    .unwrap_or_else(|| panic!("{what}: plain search too large"));
-                verdict.is_some()
+                common::bfs_min_pushes(board, &state, CAP)
+                    .unwrap_or_else(|| panic!("{what}: plain search too large"))
             })
         };
         for (at, state) in &solution_states(level) {
@@ -316,6 +324,7 @@ fn pushes_the_forward_generator_prunes_are_dead() {
             let position = common::canonical(board, state);
             let legal = common::legal_pushes(board, &position);
             let fp_of = |p: &Canonical| board.zobrist().fingerprint(&p.0, p.1);
+            let next_of = |kid: &Child| &legal.iter().find(|(_, p)| fp_of(p) == kid.fp).expect("legal").1;
             let kids = children(&fwd, &mut scratch, level, state, 0);
             for kid in &kids {
                 assert!(
@@ -324,20 +333,19 @@ fn pushes_the_forward_generator_prunes_are_dead() {
                     fwd.as_push(kid.packed())
                 );
             }
-            if let [only] = kids.as_slice() {
-                let (push, next) = legal.iter().find(|(_, p)| fp_of(p) == only.fp).expect("legal");
-                assert!(
-                    is_solvable(next),
-                    "{what}: {at} (boxes {:?}): the one push offered, {push:?}, leads to a dead \
-                     position",
-                    state.boxes
-                );
-                continue;
-            }
+            let best_child = kids.iter().filter_map(|k| fewest_pushes(next_of(k))).min();
+            assert_eq!(
+                best_child.map(|b| b + 1),
+                fewest_pushes(&position),
+                "{what}: {at} (boxes {:?}): the pushes offered, {:?}, do not start an optimal solution",
+                state.boxes,
+                kids.iter().map(|k| fwd.as_push(k.packed())).collect::<Vec<_>>()
+            );
+            let plain_kids = children(&plain, &mut plain_scratch, level, state, 0);
             for (push, next) in &legal {
-                if kids.iter().all(|k| k.fp != fp_of(next)) {
+                if plain_kids.iter().all(|k| k.fp != fp_of(next)) {
                     assert!(
-                        !is_solvable(next),
+                        fewest_pushes(next).is_none(),
                         "{what}: {at} (boxes {:?}, player {}): the forward generator prunes \
                          {push:?}, but the position it leads to (boxes {:?}) is solvable",
                         state.boxes,

@@ -6,6 +6,7 @@
 //! - freeze deadlocks ([`freeze`]): boxes frozen on both axes with one off its goal;
 //! - the lower bound: no perfect matching of boxes to goals means a deadlock.
 
+pub mod corral;
 pub mod freeze;
 pub mod frozen;
 
@@ -18,6 +19,7 @@ use std::sync::Arc;
 
 use bisolve_board::DistanceTable;
 
+use crate::corral::{Corral, CorralCheck};
 use crate::freeze::{FreezeCheck, Verdict};
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
 
@@ -39,6 +41,9 @@ pub struct PushConfig {
     /// recomputed around them (cached per frozen set), which both sharpens the bound and
     /// finds goals no box can reach any more. Default on.
     pub frozen_goals: bool,
+    /// PI-corral pruning: when a PI-corral exists, only pushes into it are generated, and an
+    /// unfinished corral that no push can enter is a deadlock (see [`corral`]). Default on.
+    pub corrals: bool,
 }
 
 impl Default for PushConfig {
@@ -49,6 +54,7 @@ impl Default for PushConfig {
             bound: BoundKind::Matching,
             tunnels: true,
             frozen_goals: true,
+            corrals: true,
         }
     }
 }
@@ -244,6 +250,7 @@ pub struct PushScratch {
     bound: LowerBound,
     freeze: FreezeCheck,
     tables: FrozenTables,
+    corral: CorralCheck,
     /// Boxes frozen on goals in the state being expanded, and in a child.
     frozen: Vec<Cell>,
     child_frozen: Vec<Cell>,
@@ -255,6 +262,8 @@ pub struct PushScratch {
     pruned_bound: u64,
     pruned_forced: u64,
     pruned_frozen_goals: u64,
+    pruned_corral: u64,
+    corral_dead: u64,
 }
 
 impl Expander for Forward<'_> {
@@ -273,6 +282,7 @@ impl Expander for Forward<'_> {
             bound: LowerBound::new(self.config.bound),
             freeze: FreezeCheck::default(),
             tables: FrozenTables::default(),
+            corral: CorralCheck::new(n),
             frozen: Vec::new(),
             child_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
@@ -282,6 +292,8 @@ impl Expander for Forward<'_> {
             pruned_bound: 0,
             pruned_forced: 0,
             pruned_frozen_goals: 0,
+            pruned_corral: 0,
+            corral_dead: 0,
         }
     }
 
@@ -329,8 +341,24 @@ impl Expander for Forward<'_> {
         let forced = if self.config.tunnels { self.forced_box(s, node.boxes) } else { Forced::No };
         match forced {
             Forced::No => {
-                for i in 0..node.boxes.len() {
-                    self.push_box(s, node, &ctx, i, None, out);
+                let corral = if self.config.corrals {
+                    s.corral.find(board, &s.boxes, node.boxes, &s.reach)
+                } else {
+                    Corral::None
+                };
+                match corral {
+                    Corral::None => {
+                        for i in 0..node.boxes.len() {
+                            self.push_box(s, node, &ctx, i, None, out);
+                        }
+                    }
+                    Corral::Only(pushes) => {
+                        s.pruned_corral += 1;
+                        for (i, dir) in pushes {
+                            self.push_box(s, node, &ctx, i, Some(dir), out);
+                        }
+                    }
+                    Corral::Dead => s.corral_dead += 1,
                 }
             }
             Forced::Box(i, dir) => {
@@ -372,6 +400,8 @@ impl Expander for Forward<'_> {
             ("bound", s.pruned_bound),
             ("tunnel (forced box)", s.pruned_forced),
             ("frozen goals", s.pruned_frozen_goals),
+            ("PI-corral (restricted expansions)", s.pruned_corral),
+            ("corral deadlock", s.corral_dead),
         ]
     }
 }
