@@ -1,14 +1,25 @@
 //! Forward search for bisolve: pushes from the player's region, forward deadlock tests and
 //! forward lower bounds. Implements [`Expander`] for the engine's search loop.
 //!
-//! Pruning, each test switchable in [`PushConfig`]:
+//! Pruning, each technique switchable in [`PushConfig`]:
 //! - dead squares: a box pushed where no goal can be reached from;
 //! - freeze deadlocks ([`freeze`]): boxes frozen on both axes with one off its goal;
-//! - the lower bound: no perfect matching of boxes to goals means a deadlock.
+//! - the lower bound: no perfect matching of boxes to goals means a deadlock;
+//! - boxes frozen on goals are walls for the others ([`frozen`]): goals they cut off make the
+//!   matching fail;
+//! - the sound tunnel rule ([`tunnel`]): a box that can only leave its square one way goes
+//!   first;
+//! - PI-corrals ([`corral`]): only pushes into a PI-corral, and corrals nobody can enter are
+//!   dead.
+//!
+//! The last two restrict a state to pushes that some solution can make first (the same
+//! solution reordered, so push-optimal A* stays push-optimal); the others only cut dead
+//! states.
 
 pub mod corral;
 pub mod freeze;
 pub mod frozen;
+pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
@@ -22,6 +33,7 @@ use bisolve_board::DistanceTable;
 use crate::corral::{Corral, CorralCheck};
 use crate::freeze::{FreezeCheck, Verdict};
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
+use crate::tunnel::{forced_box, Forced};
 
 /// Switches and choices of the forward search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,7 +47,7 @@ pub struct PushConfig {
     pub bound: BoundKind,
     /// Sound tunnel handling: a box that can only ever leave its square one way (a one-way
     /// tunnel) is pushed before anything else, and a box that can never move prunes the state
-    /// (the soundness argument is in `Forward::forced_box`). Default on.
+    /// (see [`tunnel`]). Default on.
     pub tunnels: bool,
     /// Boxes frozen on goals are walls for the others: distances to the remaining goals are
     /// recomputed around them (cached per frozen set), which both sharpens the bound and
@@ -79,16 +91,6 @@ impl<'a> Forward<'a> {
     }
 }
 
-/// What [`Forward::forced_box`] found.
-enum Forced {
-    /// No box must move first.
-    No,
-    /// Box `.0` can only ever leave its square in direction `.1`, and can do so now.
-    Box(usize, Dir),
-    /// A box off its goal can never move again.
-    Stuck,
-}
-
 /// Facts about the state being expanded, shared by all its pushes.
 struct Context {
     region_min: Cell,
@@ -99,46 +101,6 @@ struct Context {
 }
 
 impl Forward<'_> {
-    /// Looks for a box off its goal that, with the player on its side, can only ever be pushed
-    /// in one direction (a box in a one-way tunnel: the squares beyond it are reachable only
-    /// through its square). Any solution pushes that box in that direction before it touches
-    /// anything the push could affect, so that push can be made first: the other pushes of a
-    /// solution happen in the player's part of the board, which the push only enlarges, and
-    /// the box can never be parked where it stands (not a goal) nor pushed back (the player
-    /// can never reach the far side). This is the sound form of the tunnel macro: a tunnel
-    /// that the player can walk round is never forced, so a box can still park inside it.
-    fn forced_box(&self, s: &PushScratch, boxes: &[Cell]) -> Forced {
-        let board = self.board;
-        for (i, &t) in boxes.iter().enumerate() {
-            if board.is_goal(t) {
-                continue;
-            }
-            let Some(side) = Dir::ALL.into_iter().find(|&d| {
-                let n = board.neighbour(t, d);
-                n != NO_CELL && s.reach.contains(n)
-            }) else {
-                continue;
-            };
-            let options = board.push_options(t, side);
-            if options == 0 {
-                return Forced::Stuck;
-            }
-            if options.count_ones() != 1 {
-                continue;
-            }
-            let dir = Dir::from_index(options.trailing_zeros() as usize);
-            if s.boxes.is_box(board.neighbour(t, dir)) {
-                // The square ahead lies beyond the player's reach for as long as this box
-                // stays: the box in it can never move, so neither can this one.
-                return Forced::Stuck;
-            }
-            if s.reach.contains(board.neighbour(t, dir.opposite())) {
-                return Forced::Box(i, dir);
-            }
-        }
-        Forced::No
-    }
-
     /// The distance table for a state: around its boxes frozen on goals when that technique
     /// is on and there are some.
     fn table_for(&self, s: &mut PushScratch, boxes: &[Cell]) -> Option<Arc<DistanceTable>> {
@@ -338,7 +300,8 @@ impl Expander for Forward<'_> {
             base: node.fp ^ board.zobrist().player_key(node.player),
             table,
         };
-        let forced = if self.config.tunnels { self.forced_box(s, node.boxes) } else { Forced::No };
+        let forced =
+            if self.config.tunnels { forced_box(board, &s.boxes, node.boxes, &s.reach) } else { Forced::No };
         match forced {
             Forced::No => {
                 let corral = if self.config.corrals {
