@@ -27,6 +27,9 @@ pub enum Command {
     /// Check a solution: prints moves and pushes and exits 0 when it solves the level,
     /// names the first bad move and exits 1 otherwise.
     Verify(VerifyArgs),
+    /// Solve every level of the given files and report solved counts, times, throughput and
+    /// memory per file.
+    Bench(BenchArgs),
     /// List the search strategies `--strategy` accepts.
     Strategies,
 }
@@ -110,6 +113,33 @@ pub enum BoundArg {
     Matching,
     Nearest,
     Zero,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Level files (each a collection).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Time limit per level in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub time_limit: f64,
+    /// Worker threads per level.
+    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    /// Levels solved at once (throughput mode for many small levels).
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: u32,
+    /// Search strategy (see `bisolve strategies`).
+    #[arg(long, short = 's', default_value = "bidirectional")]
+    pub strategy: String,
+    /// Memory limit per level, e.g. 2G. Default: 60% of physical memory divided by --jobs.
+    #[arg(long, value_name = "SIZE")]
+    pub memory: Option<String>,
+    /// Write one JSON record per level, then one summary record per file, to this file.
+    #[arg(long, value_name = "OUT")]
+    pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub pruning: PruningArgs,
 }
 
 #[derive(Debug, Args)]

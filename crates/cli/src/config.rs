@@ -34,18 +34,30 @@ pub fn pruning(p: &PruningArgs) -> (PushConfig, PullConfig) {
 
 /// The engine configuration and limits for a solve command.
 pub fn solve_config(args: &SolveArgs) -> Result<(Config, Limits)> {
-    let strategy = Strategy::parse(&args.strategy).map_err(anyhow::Error::msg)?;
-    let (push, pull) = pruning(&args.pruning);
-    let config = Config { strategy, threads: args.threads as usize, push, pull };
-    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
-        bail!("--time-limit must be a positive number of seconds, not {}", args.time_limit);
+    let config = engine_config(&args.strategy, args.threads, &args.pruning)?;
+    let limits = limits(args.time_limit, args.memory.as_deref(), args.states, 1)?;
+    Ok((config, limits))
+}
+
+/// The engine configuration for a strategy name, a thread count and the pruning switches.
+pub fn engine_config(strategy: &str, threads: u32, pruning_args: &PruningArgs) -> Result<Config> {
+    let strategy = Strategy::parse(strategy).map_err(anyhow::Error::msg)?;
+    let (push, pull) = pruning(pruning_args);
+    Ok(Config { strategy, threads: threads as usize, push, pull })
+}
+
+/// Limits per level: time in seconds, memory (default: a share of physical memory, divided
+/// among `jobs` levels solved at once) and states.
+pub fn limits(time_limit: f64, memory: Option<&str>, states: Option<usize>, jobs: usize) -> Result<Limits> {
+    if !(time_limit.is_finite() && time_limit > 0.0) {
+        bail!("--time-limit must be a positive number of seconds, not {time_limit}");
     }
-    let time = Duration::try_from_secs_f64(args.time_limit).unwrap_or(Duration::MAX);
-    let memory = match &args.memory {
+    let time = Duration::try_from_secs_f64(time_limit).unwrap_or(Duration::MAX);
+    let memory = match memory {
         Some(s) => parse_size(s)?,
-        None => default_memory(),
+        None => default_memory() / jobs.max(1),
     };
-    Ok((config, Limits { time: Some(time), memory: Some(memory), states: args.states }))
+    Ok(Limits { time: Some(time), memory: Some(memory), states })
 }
 
 /// Reads a size: a number with an optional unit (K, M, G, T, with or without `B`/`iB`;

@@ -1,9 +1,11 @@
 //! The `bisolve` command: solve, show and verify Sokoban levels.
 
 mod args;
+mod bench;
 mod config;
 mod input;
 mod output;
+mod record;
 mod show;
 mod solve_cmd;
 mod verify;
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::Show(a)) => show::run(a, &mut out),
         Some(Command::Verify(a)) => verify::run(a, &mut out),
+        Some(Command::Bench(a)) => bench::run(a, &CANCEL, &mut out),
         Some(Command::Strategies) => list_strategies(&mut out),
         None => solve_cmd::run(&cli.solve, &CANCEL, &mut out),
     };

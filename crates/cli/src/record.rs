@@ -1,0 +1,147 @@
+//! Per-level results as `--json` records, and the independent check of every solution.
+
+use std::path::Path;
+
+use anyhow::Result;
+use bisolve_board::moves::{parse_lurd, replay};
+use bisolve_board::{Level, LevelEntry};
+use bisolve_engine::{Config, Outcome, Report, SideStats};
+use serde::Serialize;
+
+/// One line of `--json` output.
+#[derive(Debug, Serialize)]
+pub struct LevelRecord {
+    pub file: String,
+    pub index: usize,
+    pub title: Option<String>,
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution: Option<String>,
+    pub moves: Option<usize>,
+    pub pushes: Option<usize>,
+    pub seconds: f64,
+    pub states: u64,
+    pub expanded: u64,
+    pub visited: usize,
+    pub states_per_second: f64,
+    pub bytes_per_state: f64,
+    pub threads: usize,
+    pub strategy: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found_by: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forward: Option<SideRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backward: Option<SideRecord>,
+    pub table_bytes: usize,
+    pub open_bytes: usize,
+}
+
+/// Effort of one direction in `--json` output.
+#[derive(Debug, Serialize)]
+pub struct SideRecord {
+    pub expanded: u64,
+    pub generated: u64,
+    pub duplicates: u64,
+    pub pruned: std::collections::BTreeMap<&'static str, u64>,
+}
+
+impl SideRecord {
+    fn of(s: &SideStats) -> Option<SideRecord> {
+        (s.expanded > 0 || s.generated > 0).then(|| SideRecord {
+            expanded: s.expanded,
+            generated: s.generated,
+            duplicates: s.duplicates,
+            pruned: s.pruned.iter().copied().collect(),
+        })
+    }
+}
+
+/// The solution of a report after one more replay from the level's text, independent of the
+/// engine's own check. A solution that fails it is an internal error, never printed.
+pub fn checked_solution<'r>(level: &Level, report: &'r Report) -> Result<Option<&'r str>> {
+    let Outcome::Solved(sol) = &report.outcome else {
+        return Ok(None);
+    };
+    let steps = parse_lurd(&sol.lurd)
+        .map_err(|e| anyhow::anyhow!("internal error: bad LURD from the engine: {e}"))?;
+    let counts = replay(level.board(), level.start(), &steps)
+        .map_err(|e| anyhow::anyhow!("internal error: the solution found does not replay: {e}"))?;
+    if (counts.moves, counts.pushes) != (sol.moves, sol.pushes) {
+        anyhow::bail!("internal error: the solution's move counts do not match its replay");
+    }
+    Ok(Some(&sol.lurd))
+}
+
+pub fn per_second(report: &Report) -> f64 {
+    let secs = report.elapsed.as_secs_f64();
+    if secs > 0.0 {
+        report.stats.generated() as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+/// The record of a solved (or not) level.
+pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option<&str>) -> LevelRecord {
+    let sol = match &report.outcome {
+        Outcome::Solved(s) => Some(s),
+        _ => None,
+    };
+    LevelRecord {
+        file: path.display().to_string(),
+        index: entry.index,
+        title: entry.title.clone(),
+        status: report.outcome.status(),
+        solution: solution.map(str::to_string),
+        moves: sol.map(|s| s.moves),
+        pushes: sol.map(|s| s.pushes),
+        seconds: report.elapsed.as_secs_f64(),
+        states: report.stats.generated(),
+        expanded: report.stats.expanded(),
+        visited: report.stats.states,
+        states_per_second: per_second(report).round(),
+        bytes_per_state: (report.stats.bytes_per_state() * 10.0).round() / 10.0,
+        threads: report.threads,
+        strategy: report.strategy.to_string(),
+        found_by: sol.map(|s| s.found_by.name()),
+        error: None,
+        note: report.note.clone(),
+        forward: SideRecord::of(&report.stats.forward),
+        backward: SideRecord::of(&report.stats.backward),
+        table_bytes: report.stats.table_bytes,
+        open_bytes: report.stats.peak_open_bytes,
+    }
+}
+
+/// The record of an invalid level.
+pub fn invalid_record(path: &Path, entry: &LevelEntry, config: &Config, error: String) -> LevelRecord {
+    LevelRecord {
+        file: path.display().to_string(),
+        index: entry.index,
+        title: entry.title.clone(),
+        status: "invalid",
+        solution: None,
+        moves: None,
+        pushes: None,
+        seconds: 0.0,
+        states: 0,
+        expanded: 0,
+        visited: 0,
+        states_per_second: 0.0,
+        bytes_per_state: 0.0,
+        threads: config.threads,
+        strategy: config.strategy.to_string(),
+        found_by: None,
+        error: Some(error),
+        note: None,
+        forward: None,
+        backward: None,
+        table_bytes: 0,
+        open_bytes: 0,
+    }
+}
