@@ -62,9 +62,8 @@ pub struct SolveArgs {
     /// Stop after this many visited states.
     #[arg(long, value_name = "N")]
     pub states: Option<usize>,
-    /// Search strategy (see `bisolve strategies`).
-    #[arg(long, short = 's', default_value = "bidirectional")]
-    pub strategy: String,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// One JSON object per level per line on stdout.
     #[arg(long)]
     pub json: bool,
@@ -78,15 +77,38 @@ pub struct SolveArgs {
     pub pruning: PruningArgs,
 }
 
+/// Which searches run: one strategy, or a portfolio.
+#[derive(Debug, Args, Clone)]
+pub struct SearchArgs {
+    /// Search strategy (see `bisolve strategies`); `portfolio` races several.
+    #[arg(long, short = 's', default_value = "bidirectional")]
+    pub strategy: String,
+    /// Portfolio members, comma-separated (see `bisolve strategies`); implies
+    /// `--strategy portfolio`.
+    #[arg(long, value_name = "A,B,...")]
+    pub portfolio: Option<String>,
+    /// Whether portfolio members share one visited table.
+    #[arg(long, value_enum, default_value_t = TablesArg::Separate)]
+    pub portfolio_tables: TablesArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TablesArg {
+    Separate,
+    Shared,
+}
+
 /// Switches for every pruning technique, so each one's effect can be measured.
 #[derive(Debug, Args, Clone, Default)]
 pub struct PruningArgs {
-    /// Forward lower bound: min-cost matching of boxes to goals, nearest goal, or none.
-    #[arg(long, value_enum, default_value_t = BoundArg::Matching)]
-    pub bound: BoundArg,
-    /// Backward lower bound: matching of boxes to start squares, nearest, or none.
-    #[arg(long, value_enum, default_value_t = BoundArg::Matching)]
-    pub pull_bound: BoundArg,
+    /// Forward lower bound: min-cost matching of boxes to goals (default), nearest goal, or
+    /// none. With a portfolio, overrides every member's.
+    #[arg(long, value_enum)]
+    pub bound: Option<BoundArg>,
+    /// Backward lower bound: matching of boxes to start squares (default), nearest, or none.
+    /// With a portfolio, overrides every member's.
+    #[arg(long, value_enum)]
+    pub pull_bound: Option<BoundArg>,
     /// Do not prune pushes onto dead squares.
     #[arg(long)]
     pub no_dead_squares: bool,
@@ -107,9 +129,8 @@ pub struct PruningArgs {
     pub no_pull_dead_squares: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum BoundArg {
-    #[default]
     Matching,
     Nearest,
     Zero,
@@ -129,9 +150,8 @@ pub struct BenchArgs {
     /// Levels solved at once (throughput mode for many small levels).
     #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: u32,
-    /// Search strategy (see `bisolve strategies`).
-    #[arg(long, short = 's', default_value = "bidirectional")]
-    pub strategy: String,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Memory limit per level, e.g. 2G. Default: 60% of physical memory divided by --jobs.
     #[arg(long, value_name = "SIZE")]
     pub memory: Option<String>,

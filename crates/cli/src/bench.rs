@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use bisolve_board::{Collection, LevelEntry};
-use bisolve_engine::{solve, Config, Limits};
+use bisolve_engine::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::args::BenchArgs;
-use crate::config::{engine_config, limits};
+use crate::config::{limits, Plan};
 use crate::input::{describe_error, label, read_collection};
 use crate::output::{Exit, Out};
 use crate::record::{checked_solution, invalid_record, record, LevelRecord};
@@ -63,7 +63,7 @@ struct FileSummary {
 
 /// Runs the bench command.
 pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
-    let config = engine_config(&args.strategy, args.threads, &args.pruning)?;
+    let plan = Plan::new(&args.search, args.threads, &args.pruning)?;
     let limits = limits(args.time_limit, args.memory.as_deref(), None, args.jobs as usize)?;
     let collections: Vec<Collection> =
         args.files.iter().map(|f| read_collection(f)).collect::<Result<_>>()?;
@@ -87,13 +87,13 @@ pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
         for j in 0..args.jobs.min(tasks.len().max(1) as u32) {
             let tx = tx.clone();
             let (tasks, next, files) = (&tasks, &next, &args.files);
-            let (config, limits) = (&config, &limits);
+            let (plan, limits) = (&plan, &limits);
             std::thread::Builder::new().name(format!("bisolve-bench-{j}")).spawn_scoped(s, move || {
                 while !cancel.load(Ordering::Relaxed) {
                     let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    if tx.send(solve_one(&files[task.file], task, config, limits, cancel)).is_err() {
+                    if tx.send(solve_one(&files[task.file], task, plan, limits, cancel)).is_err() {
                         break;
                     }
                 }
@@ -117,7 +117,7 @@ pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
     let mut summaries = Vec::new();
     for (path, done) in args.files.iter().zip(&mut results) {
         done.sort_by_key(|d| d.record.index);
-        let summary = summarize(path, done, args, &config, wall);
+        let summary = summarize(path, done, args, &plan, wall);
         all_solved &= summary.solved == summary.levels;
         summaries.push(summary);
     }
@@ -143,7 +143,7 @@ pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
 fn solve_one(
     path: &Path,
     task: &Task<'_>,
-    config: &Config,
+    plan: &Plan,
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Done> {
@@ -151,18 +151,19 @@ fn solve_one(
     let level = match &entry.level {
         Ok(level) => level,
         Err(e) => {
-            let record = invalid_record(path, entry, config, describe_error(path, e));
+            let record = invalid_record(path, entry, plan, describe_error(path, e));
             return Ok(Done { file: task.file, record, bytes: 0 });
         }
     };
-    let report = solve(level, config, limits, cancel)
+    let report = plan
+        .solve(level, limits, cancel)
         .map_err(|e| anyhow::anyhow!("{}: {}: {e}", path.display(), label(entry)))?;
     let solution = checked_solution(level, &report)?;
     let bytes = report.stats.table_bytes + report.stats.peak_open_bytes;
     Ok(Done { file: task.file, record: record(path, entry, &report, solution), bytes })
 }
 
-fn summarize(path: &Path, done: &[Done], args: &BenchArgs, config: &Config, wall: Duration) -> FileSummary {
+fn summarize(path: &Path, done: &[Done], args: &BenchArgs, plan: &Plan, wall: Duration) -> FileSummary {
     let count = |status: &str| done.iter().filter(|d| d.record.status == status).count();
     let mut seconds: Vec<f64> = done.iter().map(|d| d.record.seconds).collect();
     seconds.sort_by(f64::total_cmp);
@@ -198,7 +199,7 @@ fn summarize(path: &Path, done: &[Done], args: &BenchArgs, config: &Config, wall
         unsolved: done.iter().filter(|d| d.record.status != "solved").map(|d| d.record.index).collect(),
         threads: args.threads,
         jobs: args.jobs,
-        strategy: config.strategy.to_string(),
+        strategy: plan.name(),
         time_limit: args.time_limit,
     }
 }

@@ -4,9 +4,16 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use bisolve_board::bound::BoundKind;
-use bisolve_engine::{Config, Limits, PullConfig, PushConfig, Strategy};
+use std::sync::atomic::AtomicBool;
 
-use crate::args::{BoundArg, PruningArgs, SolveArgs};
+use bisolve_board::Level;
+use bisolve_engine::portfolio::{default_members, members};
+use bisolve_engine::{
+    solve, solve_portfolio, Config, Limits, Portfolio, PullConfig, PushConfig, Report, SolveError, Strategy,
+    TableMode,
+};
+
+use crate::args::{BoundArg, PruningArgs, SearchArgs, SolveArgs, TablesArg};
 
 impl From<BoundArg> for BoundKind {
     fn from(b: BoundArg) -> BoundKind {
@@ -18,32 +25,91 @@ impl From<BoundArg> for BoundKind {
     }
 }
 
-/// The pruning switches as the engine's push and pull configurations.
-pub fn pruning(p: &PruningArgs) -> (PushConfig, PullConfig) {
-    let push = PushConfig {
-        dead_squares: !p.no_dead_squares,
-        freeze: !p.no_freeze,
-        bound: p.bound.into(),
-        tunnels: !p.no_tunnels,
-        frozen_goals: !p.no_frozen_goals,
-        corrals: !p.no_corrals,
-    };
-    let pull = PullConfig { dead_squares: !p.no_pull_dead_squares, bound: p.pull_bound.into() };
-    (push, pull)
+/// The pruning switches applied to a push and a pull configuration: `--no-*` switches turn
+/// techniques off, `--bound`/`--pull-bound` replace the bounds.
+pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConfig) {
+    push.dead_squares &= !p.no_dead_squares;
+    push.freeze &= !p.no_freeze;
+    push.tunnels &= !p.no_tunnels;
+    push.frozen_goals &= !p.no_frozen_goals;
+    push.corrals &= !p.no_corrals;
+    pull.dead_squares &= !p.no_pull_dead_squares;
+    if let Some(b) = p.bound {
+        push.bound = b.into();
+    }
+    if let Some(b) = p.pull_bound {
+        pull.bound = b.into();
+    }
 }
 
-/// The engine configuration and limits for a solve command.
-pub fn solve_config(args: &SolveArgs) -> Result<(Config, Limits)> {
-    let config = engine_config(&args.strategy, args.threads, &args.pruning)?;
+/// What to run on each level: one strategy, or a portfolio.
+#[derive(Debug, Clone)]
+pub enum Plan {
+    /// One strategy.
+    Single(Config),
+    /// Several configurations racing.
+    Portfolio(Portfolio),
+}
+
+impl Plan {
+    /// The plan for the search and pruning arguments and a thread count.
+    pub fn new(search: &SearchArgs, threads: u32, pruning: &PruningArgs) -> Result<Plan> {
+        let threads = threads as usize;
+        let portfolio =
+            search.portfolio.is_some() || search.strategy.trim().eq_ignore_ascii_case("portfolio");
+        if portfolio {
+            let mut members = match &search.portfolio {
+                Some(list) => members(list).map_err(anyhow::Error::msg)?,
+                None => default_members(),
+            };
+            for m in &mut members {
+                apply_pruning(pruning, &mut m.push, &mut m.pull);
+            }
+            let tables = match search.portfolio_tables {
+                TablesArg::Separate => TableMode::Separate,
+                TablesArg::Shared => TableMode::Shared,
+            };
+            return Ok(Plan::Portfolio(Portfolio { members, threads, tables }));
+        }
+        let strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;
+        let (mut push, mut pull) = (PushConfig::default(), PullConfig::default());
+        apply_pruning(pruning, &mut push, &mut pull);
+        Ok(Plan::Single(Config { strategy, threads, push, pull }))
+    }
+
+    /// Solves one level.
+    pub fn solve(&self, level: &Level, limits: &Limits, cancel: &AtomicBool) -> Result<Report, SolveError> {
+        match self {
+            Plan::Single(config) => solve(level, config, limits, cancel),
+            Plan::Portfolio(p) => solve_portfolio(level, p, limits, cancel),
+        }
+    }
+
+    /// The strategy's name, for records of levels that were not searched.
+    pub fn name(&self) -> String {
+        match self {
+            Plan::Single(c) => c.strategy.to_string(),
+            Plan::Portfolio(p) => {
+                let names: Vec<&str> = p.members.iter().map(|m| m.name).collect();
+                format!("portfolio({})", names.join(","))
+            }
+        }
+    }
+
+    /// Threads per level.
+    pub fn threads(&self) -> usize {
+        match self {
+            Plan::Single(c) => c.threads,
+            Plan::Portfolio(p) => p.threads,
+        }
+    }
+}
+
+/// The plan and limits for a solve command.
+pub fn solve_config(args: &SolveArgs) -> Result<(Plan, Limits)> {
+    let plan = Plan::new(&args.search, args.threads, &args.pruning)?;
     let limits = limits(args.time_limit, args.memory.as_deref(), args.states, 1)?;
-    Ok((config, limits))
-}
-
-/// The engine configuration for a strategy name, a thread count and the pruning switches.
-pub fn engine_config(strategy: &str, threads: u32, pruning_args: &PruningArgs) -> Result<Config> {
-    let strategy = Strategy::parse(strategy).map_err(anyhow::Error::msg)?;
-    let (push, pull) = pruning(pruning_args);
-    Ok(Config { strategy, threads: threads as usize, push, pull })
+    Ok((plan, limits))
 }
 
 /// Limits per level: time in seconds, memory (default: a share of physical memory, divided

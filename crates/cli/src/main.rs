@@ -56,5 +56,11 @@ fn list_strategies(out: &mut Out) -> anyhow::Result<Exit> {
     }
     out.line("Any DIRECTION-ORDERING also works: DIRECTION is forward, backward or bidirectional;")?;
     out.line("ORDERING is astar, wastar (weight 3), wastarN or greedy (e.g. bidirectional-astar).")?;
+    out.line("")?;
+    out.line("Portfolio members (--portfolio A,B,...; default marked *):")?;
+    for m in bisolve_engine::portfolio::catalogue() {
+        let default = if bisolve_engine::portfolio::DEFAULT_MEMBERS.contains(&m.name) { "*" } else { " " };
+        out.line(&format!("{default} {:<13} {}", m.name, m.about))?;
+    }
     Ok(Exit::Ok)
 }

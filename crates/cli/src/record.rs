@@ -5,7 +5,9 @@ use std::path::Path;
 use anyhow::Result;
 use bisolve_board::moves::{parse_lurd, replay};
 use bisolve_board::{Level, LevelEntry};
-use bisolve_engine::{Config, Outcome, Report, SideStats};
+use bisolve_engine::{Outcome, Report, SideStats};
+
+use crate::config::Plan;
 use serde::Serialize;
 
 /// One line of `--json` output.
@@ -107,7 +109,7 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
         states_per_second: per_second(report).round(),
         bytes_per_state: (report.stats.bytes_per_state() * 10.0).round() / 10.0,
         threads: report.threads,
-        strategy: report.strategy.to_string(),
+        strategy: report.strategy.clone(),
         found_by: sol.map(|s| s.found_by.name()),
         error: None,
         note: report.note.clone(),
@@ -119,7 +121,7 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
 }
 
 /// The record of an invalid level.
-pub fn invalid_record(path: &Path, entry: &LevelEntry, config: &Config, error: String) -> LevelRecord {
+pub fn invalid_record(path: &Path, entry: &LevelEntry, plan: &Plan, error: String) -> LevelRecord {
     LevelRecord {
         file: path.display().to_string(),
         index: entry.index,
@@ -134,8 +136,8 @@ pub fn invalid_record(path: &Path, entry: &LevelEntry, config: &Config, error: S
         visited: 0,
         states_per_second: 0.0,
         bytes_per_state: 0.0,
-        threads: config.threads,
-        strategy: config.strategy.to_string(),
+        threads: plan.threads(),
+        strategy: plan.name(),
         found_by: None,
         error: Some(error),
         note: None,

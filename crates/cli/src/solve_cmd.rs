@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use bisolve_board::LevelEntry;
-use bisolve_engine::{solve, Cutoff, Outcome, Report};
+use bisolve_engine::{Cutoff, Outcome, Report};
 
 use crate::args::SolveArgs;
 use crate::config::solve_config;
@@ -25,7 +25,7 @@ struct Tally {
 
 /// Runs the solve command.
 pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
-    let (config, limits) = solve_config(args)?;
+    let (plan, limits) = solve_config(args)?;
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let collection = read_collection(path)?;
     let entries = select(&collection, path, args.select.level.as_deref())?;
@@ -42,12 +42,13 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
                 let message = describe_error(path, e);
                 eprintln!("bisolve: {message}");
                 if args.json {
-                    let rec = invalid_record(path, entry, &config, message);
+                    let rec = invalid_record(path, entry, &plan, message);
                     out.line(&serde_json::to_string(&rec)?)?;
                 }
             }
             Ok(level) => {
-                let report = solve(level, &config, &limits, cancel)
+                let report = plan
+                    .solve(level, &limits, cancel)
                     .map_err(|e| anyhow::anyhow!("{}: {}: {e}", path.display(), label(entry)))?;
                 let solution = checked_solution(level, &report)?;
                 if solution.is_some() {

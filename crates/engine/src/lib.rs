@@ -8,6 +8,7 @@
 pub mod hda;
 pub mod limits;
 pub mod open;
+pub mod portfolio;
 pub mod solve;
 pub mod stats;
 pub mod stitch;
@@ -16,6 +17,7 @@ pub mod table;
 pub mod worker;
 
 pub use crate::limits::{Cutoff, Limits};
+pub use crate::portfolio::{solve_portfolio, Member, Portfolio, TableMode};
 pub use crate::solve::{solve, Config, FoundBy, Outcome, Report, Solution, SolveError};
 pub use crate::stats::{SideStats, Stats};
 pub use crate::strategy::{Directions, Strategy, Weighting, STRATEGIES};

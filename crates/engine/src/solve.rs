@@ -113,8 +113,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// Worker threads used.
     pub threads: usize,
-    /// The strategy used.
-    pub strategy: Strategy,
+    /// The strategy used (its name; a portfolio lists its members).
+    pub strategy: String,
     /// A remark on the outcome (why the level is unsolvable, for instance).
     pub note: Option<String>,
 }
@@ -162,7 +162,7 @@ pub fn solve(
         stats: Stats::default(),
         elapsed: Duration::ZERO,
         threads,
-        strategy: config.strategy,
+        strategy: config.strategy.to_string(),
         note: None,
     };
     if let Some(why) = level.walled_off() {
@@ -221,27 +221,38 @@ pub fn solve(
     report.outcome = match end {
         End::Exhausted => Outcome::Unsolvable,
         End::Stopped => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
-        End::Found(found) => {
-            let pushes = stitch(use_fwd.then_some(&fwd), use_bwd.then_some(&bwd), board, &table, &found)?;
-            let found_by = match found {
-                _ if pushes.is_empty() => FoundBy::Start,
-                Found::Goal { side: Side::Forward, .. } => FoundBy::Forward,
-                Found::Goal { side: Side::Backward, .. } => FoundBy::Backward,
-                Found::Meeting { .. } => FoundBy::Meeting,
-            };
-            let steps =
-                pushes_to_steps(board, start, &pushes).map_err(|e| SolveError::Replay(e.to_string()))?;
-            let counts = replay(board, start, &steps).map_err(|e| SolveError::Replay(e.to_string()))?;
-            Outcome::Solved(Solution {
-                lurd: steps_to_lurd(&steps),
-                moves: counts.moves,
-                pushes: counts.pushes,
-                found_by,
-            })
-        }
+        End::Found(found) => Outcome::Solved(solution_of(
+            level,
+            use_fwd.then_some(&fwd),
+            use_bwd.then_some(&bwd),
+            &table,
+            &found,
+        )?),
     };
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Rebuilds the push sequence of what a worker found, writes it as LURD and replays it on the
+/// level.
+pub(crate) fn solution_of<F: Expander, B: Expander>(
+    level: &Level,
+    fwd: Option<&F>,
+    bwd: Option<&B>,
+    table: &VisitedTable,
+    found: &Found,
+) -> Result<Solution, SolveError> {
+    let (board, start) = (level.board(), level.start());
+    let pushes = stitch(fwd, bwd, board, table, found)?;
+    let found_by = match found {
+        _ if pushes.is_empty() => FoundBy::Start,
+        Found::Goal { side: Side::Forward, .. } => FoundBy::Forward,
+        Found::Goal { side: Side::Backward, .. } => FoundBy::Backward,
+        Found::Meeting { .. } => FoundBy::Meeting,
+    };
+    let steps = pushes_to_steps(board, start, &pushes).map_err(|e| SolveError::Replay(e.to_string()))?;
+    let counts = replay(board, start, &steps).map_err(|e| SolveError::Replay(e.to_string()))?;
+    Ok(Solution { lurd: steps_to_lurd(&steps), moves: counts.moves, pushes: counts.pushes, found_by })
 }
 
 /// Checks the limits every few hundred steps; true once the search must stop.

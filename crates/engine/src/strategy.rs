@@ -89,6 +89,7 @@ pub const STRATEGIES: &[(&str, &str)] = &[
     ("astar", "forward A* on pushes: push-optimal when it finishes"),
     ("wastar", "forward weighted A* (g + 3h); wastarN for weight N"),
     ("greedy", "forward greedy best-first on the lower bound"),
+    ("portfolio", "several configurations racing; the first solution wins (see --portfolio)"),
 ];
 
 impl Strategy {

@@ -83,6 +83,42 @@ impl<'a, E: Expander> Worker<'a, E> {
         }
     }
 
+    /// The direction this worker searches in.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// The slot this worker publishes its memory use in.
+    pub fn slot(&self) -> usize {
+        self.slot
+    }
+
+    /// Like [`Worker::seed`], but queues the roots even when another search of the same side
+    /// has already recorded them in a shared table (portfolio members each start from the
+    /// roots).
+    pub fn seed_always(&mut self, table: &VisitedTable) -> Option<Found> {
+        for root in self.exp.roots(&mut self.scratch) {
+            let node = NodeRef { boxes: &root.state.boxes, player: root.state.player, fp: root.fp, g: 0 };
+            if self.exp.is_goal(&mut self.scratch, node) {
+                table.insert(root.fp, self.side, 0, PackedMove::ROOT);
+                return Some(Found::Goal { side: self.side, state: root.state });
+            }
+            if let Insert::Meeting(_) = table.insert(root.fp, self.side, 0, PackedMove::ROOT) {
+                return Some(Found::Goal { side: self.side.other(), state: root.state });
+            }
+            self.queue_root(&root.state, root.h);
+        }
+        None
+    }
+
+    fn queue_root(&mut self, state: &State, h: u32) {
+        self.child_node.clear();
+        self.child_node.extend_from_slice(&[state.player, 0]);
+        self.child_node.extend_from_slice(&state.boxes);
+        let (p, s) = self.weighting.keys(0, h);
+        self.open.push(p, s, &self.child_node);
+    }
+
     /// Nodes waiting in this worker's open list.
     pub fn open_len(&self) -> usize {
         self.open.len()
@@ -102,13 +138,7 @@ impl<'a, E: Expander> Worker<'a, E> {
                     // The other side reached this root: stitch with an empty chain on this side.
                     return Some(Found::Goal { side: self.side.other(), state: root.state });
                 }
-                Insert::New => {
-                    self.child_node.clear();
-                    self.child_node.extend_from_slice(&[root.state.player, 0]);
-                    self.child_node.extend_from_slice(&root.state.boxes);
-                    let (p, s) = self.weighting.keys(0, root.h);
-                    self.open.push(p, s, &self.child_node);
-                }
+                Insert::New => self.queue_root(&root.state, root.h),
                 Insert::Improved | Insert::Duplicate => {}
             }
         }

@@ -1,0 +1,396 @@
+//! Portfolios: several differently-tuned searches racing on one level; the first verified
+//! solution wins and stops the rest.
+//!
+//! Each member is a named configuration (directions, ordering, lower bounds, pruning). Its
+//! searches run as workers spread over the available threads: with fewer threads than workers,
+//! each thread takes turns among its workers, balanced by states generated, so every member
+//! gets an equal share of the CPU whatever the thread count.
+//!
+//! Members keep separate visited tables by default. With one shared table, two members
+//! searching the same direction split the states between them (the first to reach a state
+//! owns it and the other treats it as a duplicate), so they stop being independent searches:
+//! measured on Microban II and Sasquatch, the shared table solved fewer levels (see
+//! [`TableMode`] and the figures in the issue notes). The shared mode stays available for
+//! measurement: there a forward state of one member can meet a backward state of another.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use bisolve_board::bound::BoundKind;
+use bisolve_board::search::{Expander, Side};
+use bisolve_board::Level;
+use bisolve_pull::{Backward, PullConfig};
+use bisolve_push::{Forward, PushConfig};
+
+use crate::limits::{Cutoff, Limits, Stop, StopOnDrop};
+use crate::solve::{solution_of, Outcome, Report, SolveError};
+use crate::stats::{SideStats, Stats};
+use crate::strategy::{Directions, Strategy, Weighting};
+use crate::table::VisitedTable;
+use crate::worker::{Found, Step, Worker};
+
+/// One configuration of a portfolio.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The name used by `--portfolio`.
+    pub name: &'static str,
+    /// What it is, for `bisolve strategies`.
+    pub about: &'static str,
+    /// Directions and ordering.
+    pub strategy: Strategy,
+    /// Forward switches.
+    pub push: PushConfig,
+    /// Backward switches.
+    pub pull: PullConfig,
+}
+
+/// Whether the members share one visited table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TableMode {
+    /// One table per member (default): members are independent searches.
+    #[default]
+    Separate,
+    /// One table for all: meetings across members, but same-direction members split states.
+    Shared,
+}
+
+/// A portfolio to run: its members, threads and table mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Portfolio {
+    /// The members, in priority order.
+    pub members: Vec<Member>,
+    /// Threads for all members together (at least 1).
+    pub threads: usize,
+    /// Separate or shared visited tables.
+    pub tables: TableMode,
+}
+
+fn member(
+    name: &'static str,
+    about: &'static str,
+    directions: Directions,
+    weighting: Weighting,
+    bound: BoundKind,
+) -> Member {
+    Member {
+        name,
+        about,
+        strategy: Strategy { directions, weighting },
+        push: PushConfig { bound, ..PushConfig::default() },
+        pull: PullConfig { bound, ..PullConfig::default() },
+    }
+}
+
+/// Every configuration a portfolio can use.
+pub fn catalogue() -> Vec<Member> {
+    use BoundKind::{Matching, Nearest};
+    use Directions::{Backward, Both, Forward};
+    use Weighting::{AStar, Greedy, Weighted};
+    vec![
+        member("bi-greedy", "bidirectional greedy on the matching bound", Both, Greedy, Matching),
+        member("fwd-greedy", "forward greedy on the matching bound", Forward, Greedy, Matching),
+        member("bwd-greedy", "backward greedy on the matching bound", Backward, Greedy, Matching),
+        member(
+            "bi-wastar",
+            "bidirectional weighted A* (g + 3h), matching bound",
+            Both,
+            Weighted(3),
+            Matching,
+        ),
+        member("fwd-wastar", "forward weighted A* (g + 3h), matching bound", Forward, Weighted(3), Matching),
+        member(
+            "bwd-wastar",
+            "backward weighted A* (g + 3h), matching bound",
+            Backward,
+            Weighted(3),
+            Matching,
+        ),
+        member("fwd-nearest", "forward greedy on the nearest-goal bound", Forward, Greedy, Nearest),
+        member("bi-nearest", "bidirectional greedy on the nearest-target bound", Both, Greedy, Nearest),
+        member("bi-astar", "bidirectional A* on the matching bound", Both, AStar, Matching),
+        member("fwd-astar", "forward A* on the matching bound", Forward, AStar, Matching),
+    ]
+}
+
+/// The members `--strategy portfolio` runs when none are named.
+pub const DEFAULT_MEMBERS: &[&str] = &["bi-greedy", "fwd-wastar", "bwd-greedy", "fwd-nearest"];
+
+/// The members named in a comma-separated list.
+pub fn members(names: &str) -> Result<Vec<Member>, String> {
+    let all = catalogue();
+    let mut chosen = Vec::new();
+    for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let m = all.iter().find(|m| m.name == name).ok_or_else(|| {
+            let known: Vec<&str> = all.iter().map(|m| m.name).collect();
+            format!("unknown portfolio member {name:?}: use some of {}", known.join(", "))
+        })?;
+        if !chosen.iter().any(|c: &Member| c.name == name) {
+            chosen.push(m.clone());
+        }
+    }
+    if chosen.is_empty() {
+        return Err("a portfolio needs at least one member".into());
+    }
+    Ok(chosen)
+}
+
+/// The default members.
+pub fn default_members() -> Vec<Member> {
+    members(&DEFAULT_MEMBERS.join(",")).unwrap_or_default()
+}
+
+/// One search of a portfolio, whatever its direction: the runner only steps it.
+trait Search: Send {
+    fn side(&self) -> Side;
+    fn seed(&mut self, table: &VisitedTable) -> Option<Found>;
+    fn step(&mut self, table: &VisitedTable) -> Step;
+    fn generated(&self) -> u64;
+    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], steps: u64);
+    fn finish(self: Box<Self>) -> SideStats;
+}
+
+impl<E: Expander> Search for Worker<'_, E> {
+    fn side(&self) -> Side {
+        Worker::side(self)
+    }
+    fn seed(&mut self, table: &VisitedTable) -> Option<Found> {
+        self.seed_always(table)
+    }
+    fn step(&mut self, table: &VisitedTable) -> Step {
+        Worker::step(self, table, None)
+    }
+    fn generated(&self) -> u64 {
+        self.stats.generated
+    }
+    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], steps: u64) {
+        if stop.counts_states() {
+            self.report_inserted(stop);
+        }
+        if steps % 256 == 0 {
+            stop.check_time();
+        }
+        if steps % 4096 == 0 {
+            stop.report_open_bytes(self.slot(), self.open_bytes());
+            let bytes = tables.iter().map(VisitedTable::bytes).sum();
+            let states = tables.iter().map(VisitedTable::len).sum();
+            stop.check_size(bytes, states);
+        }
+    }
+    fn finish(self: Box<Self>) -> SideStats {
+        Worker::finish(*self)
+    }
+}
+
+/// A search with the member it belongs to and the table it uses.
+struct Slot<'a> {
+    member: usize,
+    table: usize,
+    search: Box<dyn Search + 'a>,
+}
+
+/// How the portfolio ended.
+enum End {
+    Found { member: usize, table: usize, found: Found },
+    Exhausted { member: usize },
+    Stopped,
+}
+
+/// Solves a level with a portfolio of searches.
+pub fn solve_portfolio(
+    level: &Level,
+    portfolio: &Portfolio,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Report, SolveError> {
+    let started = Instant::now();
+    let members = &portfolio.members;
+    let names: Vec<&str> = members.iter().map(|m| m.name).collect();
+    let mut report = Report {
+        outcome: Outcome::Unsolvable,
+        stats: Stats::default(),
+        elapsed: Duration::ZERO,
+        threads: portfolio.threads.max(1),
+        strategy: format!("portfolio({})", names.join(",")),
+        note: None,
+    };
+    if let Some(why) = level.walled_off() {
+        report.note = Some(why.to_string());
+        report.elapsed = started.elapsed();
+        return Ok(report);
+    }
+    let board = level.board();
+    let start = level.start();
+    let forwards: Vec<Forward<'_>> = members.iter().map(|m| Forward::new(board, start, m.push)).collect();
+    let backwards: Vec<Backward<'_>> = members.iter().map(|m| Backward::new(board, start, m.pull)).collect();
+    let n_tables = match portfolio.tables {
+        TableMode::Separate => members.len(),
+        TableMode::Shared => 1,
+    };
+    let workers: usize = members.iter().map(|m| directions_used(m.strategy.directions).len()).sum();
+    let threads = portfolio.threads.clamp(1, workers.max(1));
+    let tables: Vec<VisitedTable> = (0..n_tables).map(|_| VisitedTable::new(16 * threads)).collect();
+    let stop = Stop::new(*limits, cancel, workers);
+    let n = board.n_boxes();
+    let zobrist = board.zobrist();
+    let mut slots: Vec<Slot<'_>> = Vec::new();
+    for (m, member) in members.iter().enumerate() {
+        let table = if n_tables == 1 { 0 } else { m };
+        for side in directions_used(member.strategy.directions) {
+            let slot = slots.len();
+            let search: Box<dyn Search + '_> = match side {
+                Side::Forward => {
+                    Box::new(Worker::new(&forwards[m], zobrist, n, member.strategy.weighting, slot))
+                }
+                Side::Backward => {
+                    Box::new(Worker::new(&backwards[m], zobrist, n, member.strategy.weighting, slot))
+                }
+            };
+            slots.push(Slot { member: m, table, search });
+        }
+    }
+    let mut end = None;
+    for slot in &mut slots {
+        if let Some(found) = slot.search.seed(&tables[slot.table]) {
+            end = Some(End::Found { member: slot.member, table: slot.table, found });
+            break;
+        }
+    }
+    stop.set_seeded(tables.iter().map(VisitedTable::len).sum());
+    // In a shared table a direction is proven empty only when every member's search of it
+    // has run dry; in separate tables one dry search is proof for its member's level.
+    let remaining = [Side::Forward, Side::Backward]
+        .map(|side| AtomicUsize::new(slots.iter().filter(|s| s.search.side() == side).count()));
+    let end = match end {
+        Some(end) => end,
+        None => run(&mut slots, threads, &tables, &stop, portfolio.tables, &remaining)?,
+    };
+    let mut forward = SideStats::default();
+    let mut backward = SideStats::default();
+    for slot in slots {
+        let side = slot.search.side();
+        let stats = slot.search.finish();
+        match side {
+            Side::Forward => forward.add(&stats),
+            Side::Backward => backward.add(&stats),
+        }
+    }
+    report.stats = Stats {
+        forward,
+        backward,
+        states: tables.iter().map(VisitedTable::len).sum(),
+        table_bytes: tables.iter().map(VisitedTable::bytes).sum(),
+        peak_open_bytes: stop.open_bytes(),
+        collisions: tables.iter().map(VisitedTable::collisions).sum(),
+    };
+    report.outcome = match end {
+        End::Exhausted { member } => {
+            report.note = Some(format!("proven by {}", members[member].name));
+            Outcome::Unsolvable
+        }
+        End::Stopped => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
+        End::Found { member, table, found } => {
+            report.note = Some(format!("found by {}", members[member].name));
+            let (f, b) = (&forwards[member], &backwards[member]);
+            Outcome::Solved(solution_of(level, Some(f), Some(b), &tables[table], &found)?)
+        }
+    };
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+fn directions_used(d: Directions) -> &'static [Side] {
+    match d {
+        Directions::Forward => &[Side::Forward],
+        Directions::Backward => &[Side::Backward],
+        Directions::Both => &[Side::Forward, Side::Backward],
+    }
+}
+
+/// Spreads the searches over `threads` threads; each thread takes turns among its own.
+fn run(
+    slots: &mut [Slot<'_>],
+    threads: usize,
+    tables: &[VisitedTable],
+    stop: &Stop<'_>,
+    mode: TableMode,
+    remaining: &[AtomicUsize; 2],
+) -> Result<End, SolveError> {
+    let mut shares: Vec<Vec<&mut Slot<'_>>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, slot) in slots.iter_mut().enumerate() {
+        shares[i % threads].push(slot);
+    }
+    let ends: Vec<std::thread::Result<End>> = std::thread::scope(|s| {
+        let handles: Vec<_> = shares
+            .into_iter()
+            .enumerate()
+            .map(|(t, share)| {
+                std::thread::Builder::new().name(format!("bisolve-portfolio-{t}")).spawn_scoped(
+                    s,
+                    move || {
+                        let _guard = StopOnDrop(stop);
+                        let end = take_turns(share, tables, stop, mode, remaining);
+                        if !matches!(end, End::Stopped) {
+                            stop.set();
+                        }
+                        end
+                    },
+                )
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.map_err(|e| Box::new(e) as Box<dyn std::any::Any + Send>).and_then(|h| h.join()))
+            .collect()
+    });
+    let mut result = End::Stopped;
+    for end in ends {
+        match end.map_err(|_| SolveError::Panic)? {
+            found @ End::Found { .. } => return Ok(found),
+            exhausted @ End::Exhausted { .. } => result = exhausted,
+            End::Stopped => {}
+        }
+    }
+    Ok(result)
+}
+
+/// One thread's loop: step the search that has generated least, until something ends it.
+fn take_turns(
+    mut share: Vec<&mut Slot<'_>>,
+    tables: &[VisitedTable],
+    stop: &Stop<'_>,
+    mode: TableMode,
+    remaining: &[AtomicUsize; 2],
+) -> End {
+    let mut steps = 0u64;
+    let side_index = |side: Side| usize::from(side == Side::Backward);
+    loop {
+        let Some(k) = (0..share.len()).min_by_key(|&k| share[k].search.generated()) else {
+            // Every search of this thread ran dry without proving anything (shared table):
+            // wait for the others.
+            while !stop.is_set() {
+                std::thread::sleep(Duration::from_millis(1));
+                stop.check_time();
+            }
+            return End::Stopped;
+        };
+        steps += 1;
+        share[k].search.stop_check(stop, tables, steps);
+        if stop.is_set() {
+            return End::Stopped;
+        }
+        let slot = &mut share[k];
+        match slot.search.step(&tables[slot.table]) {
+            Step::Continue => {}
+            Step::Found(found) => return End::Found { member: slot.member, table: slot.table, found },
+            Step::Exhausted => {
+                let member = slot.member;
+                let side = slot.search.side();
+                share.swap_remove(k);
+                let last = remaining[side_index(side)].fetch_sub(1, Ordering::SeqCst) == 1;
+                if mode == TableMode::Separate || last {
+                    return End::Exhausted { member };
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Portfolios: several configurations racing on one level. Every solution replays; unsolvable
+//! levels are proven so in both table modes; the thread count never changes validity.
+
+mod common;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use bisolve_engine::portfolio::{catalogue, default_members, members, DEFAULT_MEMBERS};
+use bisolve_engine::{solve_portfolio, Limits, Outcome, Portfolio, Report, TableMode};
+use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
+
+fn run(level: &bisolve_board::Level, members_list: &str, threads: usize, tables: TableMode) -> Report {
+    let portfolio = Portfolio { members: members(members_list).expect("known members"), threads, tables };
+    let limits = Limits { time: Some(Duration::from_secs(10)), ..Limits::default() };
+    solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
+        .unwrap_or_else(|e| panic!("{}: portfolio failed: {e}", level.name()))
+}
+
+#[test]
+fn the_catalogue_names_are_unique_and_the_defaults_exist() {
+    let all = catalogue();
+    for (i, m) in all.iter().enumerate() {
+        assert!(all[i + 1..].iter().all(|o| o.name != m.name), "{} twice", m.name);
+    }
+    assert_eq!(default_members().len(), DEFAULT_MEMBERS.len());
+    assert!(members("bi-greedy, fwd-astar,bi-greedy").is_ok_and(|m| m.len() == 2));
+    assert!(members("bi-greedy,nonsense").is_err());
+    assert!(members(" , ").is_err());
+}
+
+#[test]
+fn demo_levels_are_solved_by_every_thread_count_and_table_mode() {
+    let list = DEFAULT_MEMBERS.join(",");
+    for level in valid_levels(&repo_levels().join("demo.xsb")) {
+        for threads in [1, 2, 3, 5] {
+            for tables in [TableMode::Separate, TableMode::Shared] {
+                let report = run(&level, &list, threads, tables);
+                expect_solved(&level, &report);
+                let note = report.note.as_deref().unwrap_or_default();
+                assert!(note.starts_with("found by "), "{}: note {note:?}", level.name());
+                assert!(report.strategy.starts_with("portfolio("), "{}", report.strategy);
+            }
+        }
+    }
+}
+
+#[test]
+fn unsolvable_levels_are_proven_in_both_table_modes() {
+    for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
+        for tables in [TableMode::Separate, TableMode::Shared] {
+            for threads in [1, 3] {
+                let report = run(&level, "fwd-greedy,bwd-wastar,bi-nearest", threads, tables);
+                assert_eq!(
+                    report.outcome,
+                    Outcome::Unsolvable,
+                    "{} ({tables:?}, {threads} threads)",
+                    level.name()
+                );
+            }
+        }
+    }
+}
+
+/// A shared table whose members all search forward still proves unsolvability only when
+/// every one of them has run dry.
+#[test]
+fn same_direction_members_in_a_shared_table_all_run_dry_first() {
+    for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
+        let report = run(&level, "fwd-greedy,fwd-wastar,fwd-nearest", 2, TableMode::Shared);
+        assert_eq!(report.outcome, Outcome::Unsolvable, "{}", level.name());
+    }
+}
+
+#[test]
+fn microban_sample_with_the_whole_catalogue() {
+    let Some(levels) = shared_collection("microban.xsb") else {
+        return;
+    };
+    let everyone: Vec<&str> = catalogue().iter().map(|m| m.name).collect();
+    for index in [3, 40, 93, 120, 146] {
+        let level = &levels[index - 1];
+        for threads in [1, 2, 4] {
+            let report = run(level, &everyone.join(","), threads, TableMode::Separate);
+            expect_solved(level, &report);
+        }
+    }
+}
