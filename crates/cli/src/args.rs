@@ -127,6 +127,9 @@ pub struct PruningArgs {
     /// Do not prune pulls onto squares that cannot return to a start square.
     #[arg(long)]
     pub no_pull_dead_squares: bool,
+    /// Do not break ties in favour of pushing the box the last move pushed (inertia).
+    #[arg(long)]
+    pub no_inertia: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -64,6 +64,7 @@ impl Plan {
             };
             for m in &mut members {
                 apply_pruning(pruning, &mut m.push, &mut m.pull);
+                m.strategy.inertia &= !pruning.no_inertia;
             }
             let tables = match search.portfolio_tables {
                 TablesArg::Separate => TableMode::Separate,
@@ -71,7 +72,8 @@ impl Plan {
             };
             return Ok(Plan::Portfolio(Portfolio { members, threads, tables }));
         }
-        let strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;
+        let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;
+        strategy.inertia &= !pruning.no_inertia;
         let (mut push, mut pull) = (PushConfig::default(), PullConfig::default());
         apply_pruning(pruning, &mut push, &mut pull);
         Ok(Plan::Single(Config { strategy, threads, push, pull }))

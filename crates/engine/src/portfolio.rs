@@ -75,7 +75,7 @@ fn member(
     Member {
         name,
         about,
-        strategy: Strategy { directions, weighting },
+        strategy: Strategy { directions, weighting, inertia: true },
         push: PushConfig { bound, ..PushConfig::default() },
         pull: PullConfig { bound, ..PullConfig::default() },
     }
@@ -238,12 +238,8 @@ pub fn solve_portfolio(
         for side in directions_used(member.strategy.directions) {
             let slot = slots.len();
             let search: Box<dyn Search + '_> = match side {
-                Side::Forward => {
-                    Box::new(Worker::new(&forwards[m], zobrist, n, member.strategy.weighting, slot))
-                }
-                Side::Backward => {
-                    Box::new(Worker::new(&backwards[m], zobrist, n, member.strategy.weighting, slot))
-                }
+                Side::Forward => Box::new(Worker::new(&forwards[m], zobrist, n, member.strategy, slot)),
+                Side::Backward => Box::new(Worker::new(&backwards[m], zobrist, n, member.strategy, slot)),
             };
             slots.push(Slot { member: m, table, search });
         }

@@ -186,11 +186,11 @@ pub fn solve(
         Directions::Both => (threads - threads / 2, threads / 2),
     };
     let stop = Stop::new(*limits, cancel, n_fwd + n_bwd);
-    let weighting = config.strategy.weighting;
+    let strategy = config.strategy;
     let n = board.n_boxes();
     let zobrist = board.zobrist();
-    let mut fws: Vec<_> = (0..n_fwd).map(|i| Worker::new(&fwd, zobrist, n, weighting, i)).collect();
-    let mut bws: Vec<_> = (0..n_bwd).map(|i| Worker::new(&bwd, zobrist, n, weighting, n_fwd + i)).collect();
+    let mut fws: Vec<_> = (0..n_fwd).map(|i| Worker::new(&fwd, zobrist, n, strategy, i)).collect();
+    let mut bws: Vec<_> = (0..n_bwd).map(|i| Worker::new(&bwd, zobrist, n, strategy, n_fwd + i)).collect();
     // Seed both sides before any search so a root found by the other side is a meeting.
     let mut seeded = fws.first_mut().and_then(|w| w.seed(&table));
     if seeded.is_none() {

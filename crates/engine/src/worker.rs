@@ -7,7 +7,7 @@ use crate::hda::Mailbox;
 use crate::limits::Stop;
 use crate::open::OpenList;
 use crate::stats::SideStats;
-use crate::strategy::Weighting;
+use crate::strategy::{Strategy, Weighting};
 use crate::table::{Insert, VisitedTable, MAX_DEPTH};
 
 /// What a worker found.
@@ -53,6 +53,7 @@ pub struct Worker<'a, E: Expander> {
     zobrist: &'a Zobrist,
     side: Side,
     weighting: Weighting,
+    inertia: bool,
     scratch: E::Scratch,
     open: OpenList,
     children: Vec<Child>,
@@ -66,13 +67,15 @@ pub struct Worker<'a, E: Expander> {
 const HEADER: usize = 2;
 
 impl<'a, E: Expander> Worker<'a, E> {
-    /// A worker for `exp`, publishing memory use in `slot` of the stop flag.
-    pub fn new(exp: &'a E, zobrist: &'a Zobrist, n_boxes: usize, weighting: Weighting, slot: usize) -> Self {
+    /// A worker for `exp` ordering its nodes as `strategy` says, publishing memory use in
+    /// `slot` of the stop flag.
+    pub fn new(exp: &'a E, zobrist: &'a Zobrist, n_boxes: usize, strategy: Strategy, slot: usize) -> Self {
         Worker {
             exp,
             zobrist,
             side: exp.side(),
-            weighting,
+            weighting: strategy.weighting,
+            inertia: strategy.inertia,
             scratch: exp.new_scratch(),
             open: OpenList::new(HEADER + n_boxes),
             children: Vec::new(),
@@ -115,7 +118,7 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.child_node.clear();
         self.child_node.extend_from_slice(&[state.player, 0]);
         self.child_node.extend_from_slice(&state.boxes);
-        let (p, s) = self.weighting.keys(0, h);
+        let (p, s) = self.weighting.keys(0, h, false);
         self.open.push(p, s, &self.child_node);
     }
 
@@ -164,7 +167,10 @@ impl<'a, E: Expander> Worker<'a, E> {
         let player = self.node[0];
         let boxes: &[Cell] = &self.node[HEADER..];
         let fp = self.zobrist.fingerprint(boxes, player);
-        let recorded = table.get(fp).filter(|r| r.side() == self.side).map(|r| r.depth());
+        let record = table.get(fp).filter(|r| r.side() == self.side);
+        let recorded = record.map(|r| r.depth());
+        // The box the last move moved: with inertia, ties prefer moving it again.
+        let last_moved = record.filter(|_| self.inertia).map_or(bisolve_board::NO_CELL, |r| r.mv().to());
         let mut g = u32::from(self.node[1]);
         if let Some(depth) = recorded.filter(|&d| d < g) {
             if self.weighting.optimal() {
@@ -205,7 +211,8 @@ impl<'a, E: Expander> Worker<'a, E> {
                         let state = State::new(self.child_node[HEADER..].to_vec(), child.player);
                         return Step::Found(Found::Goal { side: self.side, state });
                     }
-                    let (p, s) = self.weighting.keys(depth, child.h);
+                    let same_box = boxes[child.box_index as usize] == last_moved;
+                    let (p, s) = self.weighting.keys(depth, child.h, same_box);
                     match mailbox.as_deref_mut() {
                         // Children stay with this worker unless another worker is waiting
                         // for work; then the ones worse than their parent go to their hash
