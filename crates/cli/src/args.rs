@@ -124,6 +124,9 @@ pub struct PruningArgs {
     /// Do not restrict the search to pushes into PI-corrals (nor detect corral deadlocks).
     #[arg(long)]
     pub no_corrals: bool,
+    /// Do not search a PI-corral's fence boxes on their own to prove the corral dead.
+    #[arg(long)]
+    pub no_corral_deadlocks: bool,
     /// Do not prune pulls onto squares that cannot return to a start square.
     #[arg(long)]
     pub no_pull_dead_squares: bool,

@@ -33,6 +33,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.tunnels &= !p.no_tunnels;
     push.frozen_goals &= !p.no_frozen_goals;
     push.corrals &= !p.no_corrals;
+    push.corral_deadlocks &= !p.no_corral_deadlocks;
     pull.dead_squares &= !p.no_pull_dead_squares;
     if let Some(b) = p.bound {
         push.bound = b.into();

@@ -19,6 +19,12 @@
 //! (which they never reached), so P can be made first and the rest replayed unchanged,
 //! ending in the same position. The same argument shows that an unfinished corral satisfying
 //! (I) with no possible fence push at all can never be finished: the state is dead.
+//!
+//! Corrals are merged: when a fence box could be pushed from one corral into another, or out
+//! of another corral, neither is a PI-corral alone, but their union may be (the push then
+//! stays inside the union, made by a player who cannot be there yet). A union that fails (I)
+//! because a fence box can be pushed within the player's area fails for every larger union
+//! too, since that box stays on the fence; so each corral is tried in at most one union.
 
 use bisolve_board::{Board, BoxMap, Cell, Dir, Reach, NO_CELL};
 
@@ -36,111 +42,245 @@ pub enum Corral {
 /// Working memory of the corral search.
 #[derive(Debug, Clone)]
 pub struct CorralCheck {
-    /// Per cell, the stamp of the corral that holds it; stamps grow with each corral, so a
-    /// cell belongs to a corral of the current call when its stamp is above the call's base.
-    stamp: Vec<u32>,
-    current: u32,
-    stack: Vec<Cell>,
-    fence: Vec<usize>,
+    /// Per cell, `base + k` when the cell lies in corral `k` of the current call (values
+    /// below the call's base are left from earlier calls).
+    label: Vec<u32>,
+    base: u32,
+    /// Per cell, a stamp marking the fence boxes of the union being tested.
     fence_seen: Vec<u32>,
+    fence_stamp: u32,
+    stack: Vec<Cell>,
+    /// Cells of every corral, corral `k` at `cells[starts[k]..starts[k + 1]]`.
+    cells: Vec<Cell>,
+    starts: Vec<usize>,
+    /// Per corral: in the union being tested; tried already (in a union that failed or won).
+    in_union: Vec<bool>,
+    tried: Vec<bool>,
+    union: Vec<usize>,
+    fence: Vec<usize>,
+    /// The cells of the PI-corral last returned by [`CorralCheck::find`] (the union).
+    found_cells: Vec<Cell>,
+    found_fence: Vec<usize>,
+}
+
+/// The best PI-corral so far: its pushes, the corrals of the union and its fence.
+struct Found {
+    pushes: Vec<(usize, Dir)>,
+    union: Vec<usize>,
+    fence: Vec<usize>,
+}
+
+/// Why a union of corrals is not a PI-corral, or what it needs.
+enum Test {
+    /// A PI-corral: these pushes enter it.
+    Pi(Vec<(usize, Dir)>),
+    /// Add this corral and test again.
+    Merge(usize),
+    /// Not a PI-corral, nor any union containing it.
+    Fails,
+    /// Finished: every fence box on a goal and no empty goal inside.
+    Finished,
 }
 
 impl CorralCheck {
     /// Working memory for a board with `n_cells` cells.
     pub fn new(n_cells: usize) -> CorralCheck {
         CorralCheck {
-            stamp: vec![0; n_cells],
-            current: 0,
-            stack: Vec::new(),
-            fence: Vec::new(),
+            label: vec![0; n_cells],
+            base: 1,
             fence_seen: vec![0; n_cells],
+            fence_stamp: 0,
+            stack: Vec::new(),
+            cells: Vec::new(),
+            starts: Vec::new(),
+            in_union: Vec::new(),
+            tried: Vec::new(),
+            union: Vec::new(),
+            fence: Vec::new(),
+            found_cells: Vec::new(),
+            found_fence: Vec::new(),
         }
     }
 
-    fn next_stamp(&mut self) -> u32 {
-        self.current += 1;
-        self.current
+    /// The corral of a free cell the player cannot reach, in the current call.
+    #[inline]
+    fn corral_of(&self, cell: Cell) -> Option<usize> {
+        let l = self.label[cell as usize];
+        (l >= self.base).then(|| (l - self.base) as usize)
     }
 
-    /// Looks for the PI-corral with the fewest pushes. `reach` holds the player's region of the
-    /// state whose boxes `boxes` maps (box index per cell, `box_list` in index order).
-    pub fn find(&mut self, board: &Board, boxes: &BoxMap, box_list: &[Cell], reach: &Reach) -> Corral {
-        let mut best: Option<Vec<(usize, Dir)>> = None;
+    /// Labels every corral: the areas of free cells the player cannot reach.
+    fn label_corrals(&mut self, board: &Board, boxes: &BoxMap, reach: &Reach) {
         let n = board.n_cells();
-        // One call uses at most one stamp per cell; start afresh well before they run out.
-        if self.current > u32::MAX - n as u32 - 2 {
-            self.stamp.fill(0);
-            self.fence_seen.fill(0);
-            self.current = 0;
+        // Labels of earlier calls stay below the new base. Each call uses at most one label
+        // per cell; start afresh well before they run out.
+        self.base += self.starts.len().saturating_sub(1) as u32 + 1;
+        if self.base > u32::MAX - 2 * n as u32 - 2 {
+            self.label.fill(0);
+            self.base = 1;
         }
-        let base = self.current;
+        self.cells.clear();
+        self.starts.clear();
         for start in 0..n as Cell {
-            if reach.contains(start) || boxes.is_box(start) || self.stamp[start as usize] > base {
+            if reach.contains(start) || boxes.is_box(start) || self.corral_of(start).is_some() {
                 continue;
             }
-            // A new corral: label its area with a fresh stamp, collect its fence.
-            let id = self.next_stamp();
-            self.fence.clear();
-            let mut holds_empty_goal = false;
+            let id = self.base + self.starts.len() as u32;
+            self.starts.push(self.cells.len());
             self.stack.push(start);
-            self.stamp[start as usize] = id;
+            self.label[start as usize] = id;
             while let Some(c) = self.stack.pop() {
+                self.cells.push(c);
+                for &m in board.neighbours(c) {
+                    if m != NO_CELL && !boxes.is_box(m) && self.label[m as usize] != id {
+                        self.label[m as usize] = id;
+                        self.stack.push(m);
+                    }
+                }
+            }
+        }
+        self.starts.push(self.cells.len());
+    }
+
+    /// Looks for the PI-corral (a single corral or a union) with the fewest pushes. `reach`
+    /// holds the player's region of the state whose boxes `boxes` maps (box index per cell,
+    /// `box_list` in index order).
+    pub fn find(&mut self, board: &Board, boxes: &BoxMap, box_list: &[Cell], reach: &Reach) -> Corral {
+        self.label_corrals(board, boxes, reach);
+        let n_corrals = self.starts.len() - 1;
+        let mut best: Option<Found> = None;
+        self.tried.clear();
+        self.tried.resize(n_corrals, false);
+        self.in_union.clear();
+        self.in_union.resize(n_corrals, false);
+        for seed in 0..n_corrals {
+            if self.tried[seed] {
+                continue;
+            }
+            self.union.clear();
+            self.union.push(seed);
+            self.in_union[seed] = true;
+            let verdict = loop {
+                match self.test_union(board, boxes, box_list, reach) {
+                    Test::Merge(k) => {
+                        self.union.push(k);
+                        self.in_union[k] = true;
+                    }
+                    other => break other,
+                }
+            };
+            for &k in &self.union {
+                self.in_union[k] = false;
+                self.tried[k] = true;
+            }
+            match verdict {
+                Test::Pi(pushes) if pushes.is_empty() => {
+                    self.remember_union();
+                    return Corral::Dead;
+                }
+                Test::Pi(pushes) => {
+                    if best.as_ref().is_none_or(|b| pushes.len() < b.pushes.len()) {
+                        best = Some(Found { pushes, union: self.union.clone(), fence: self.fence.clone() });
+                    }
+                }
+                Test::Fails | Test::Finished | Test::Merge(_) => {}
+            }
+        }
+        match best {
+            Some(found) => {
+                self.union = found.union;
+                self.fence = found.fence;
+                self.remember_union();
+                Corral::Only(found.pushes)
+            }
+            None => Corral::None,
+        }
+    }
+
+    /// Keeps the cells and fence of the current union as the corral found.
+    fn remember_union(&mut self) {
+        self.found_cells.clear();
+        for &k in &self.union {
+            self.found_cells.extend_from_slice(&self.cells[self.starts[k]..self.starts[k + 1]]);
+        }
+        self.found_fence.clear();
+        self.found_fence.extend_from_slice(&self.fence);
+    }
+
+    /// The free cells of the corral the last [`CorralCheck::find`] returned (`Only` or `Dead`).
+    pub fn found_cells(&self) -> &[Cell] {
+        &self.found_cells
+    }
+
+    /// The indices of its fence boxes.
+    pub fn found_fence(&self) -> &[usize] {
+        &self.found_fence
+    }
+
+    fn test_union(&mut self, board: &Board, boxes: &BoxMap, box_list: &[Cell], reach: &Reach) -> Test {
+        // The fence: every box next to a cell of the union.
+        self.fence_stamp = self.fence_stamp.wrapping_add(1);
+        if self.fence_stamp == 0 {
+            self.fence_seen.fill(0);
+            self.fence_stamp = 1;
+        }
+        let stamp = self.fence_stamp;
+        self.fence.clear();
+        let mut holds_empty_goal = false;
+        for &k in &self.union {
+            for &c in &self.cells[self.starts[k]..self.starts[k + 1]] {
                 holds_empty_goal |= board.is_goal(c);
                 for &m in board.neighbours(c) {
                     if m == NO_CELL {
                         continue;
                     }
                     if let Some(i) = boxes.box_at(m) {
-                        if self.fence_seen[m as usize] != id {
-                            self.fence_seen[m as usize] = id;
+                        if self.fence_seen[m as usize] != stamp {
+                            self.fence_seen[m as usize] = stamp;
                             self.fence.push(i);
                         }
-                    } else if self.stamp[m as usize] != id {
-                        self.stamp[m as usize] = id;
-                        self.stack.push(m);
                     }
                 }
             }
-            let in_corral = |c: Cell, this: &CorralCheck| this.stamp[c as usize] == id && !boxes.is_box(c);
-            let is_fence = |c: Cell, this: &CorralCheck| this.fence_seen[c as usize] == id && boxes.is_box(c);
-            let unfinished = holds_empty_goal || self.fence.iter().any(|&i| !board.is_goal(box_list[i]));
-            if !unfinished {
-                continue;
-            }
-            let mut pushes = Vec::new();
-            let mut pi = true;
-            'fence: for &i in &self.fence {
-                let b = box_list[i];
-                for d in Dir::ALL {
-                    let behind = board.neighbour(b, d.opposite());
-                    let ahead = board.neighbour(b, d);
-                    if behind == NO_CELL || in_corral(behind, self) || is_fence(behind, self) {
-                        continue;
-                    }
-                    if ahead == NO_CELL || is_fence(ahead, self) {
-                        continue;
-                    }
-                    if !in_corral(ahead, self) || !reach.contains(behind) {
-                        pi = false;
-                        break 'fence;
+        }
+        if !holds_empty_goal && self.fence.iter().all(|&i| board.is_goal(box_list[i])) {
+            return Test::Finished;
+        }
+        let in_union = |c: Cell, this: &CorralCheck| this.corral_of(c).is_some_and(|k| this.in_union[k]);
+        let is_fence = |c: Cell| boxes.is_box(c) && self.fence_seen[c as usize] == stamp;
+        let mut pushes = Vec::new();
+        for &i in &self.fence {
+            let b = box_list[i];
+            for d in Dir::ALL {
+                let behind = board.neighbour(b, d.opposite());
+                let ahead = board.neighbour(b, d);
+                if behind == NO_CELL || in_union(behind, self) || is_fence(behind) {
+                    continue;
+                }
+                if ahead == NO_CELL || is_fence(ahead) {
+                    continue;
+                }
+                // The player could stand behind the box some day, and the square ahead is free
+                // (or holds a box that may move away).
+                if let Some(k) = self.corral_of(behind).filter(|&k| !self.in_union[k]) {
+                    return Test::Merge(k);
+                }
+                if in_union(ahead, self) {
+                    if !reach.contains(behind) {
+                        // A push into the corral that cannot be made now (a box is behind).
+                        return Test::Fails;
                     }
                     pushes.push((i, d));
+                    continue;
                 }
-            }
-            if !pi {
-                continue;
-            }
-            if pushes.is_empty() {
-                return Corral::Dead;
-            }
-            if best.as_ref().is_none_or(|b| pushes.len() < b.len()) {
-                best = Some(pushes);
+                if let Some(k) = self.corral_of(ahead).filter(|&k| !self.in_union[k]) {
+                    return Test::Merge(k);
+                }
+                // The box could leave the fence into the player's area, or towards a box.
+                return Test::Fails;
             }
         }
-        match best {
-            Some(p) => Corral::Only(p),
-            None => Corral::None,
-        }
+        Test::Pi(pushes)
     }
 }
 
@@ -178,6 +318,15 @@ mod tests {
         assert!(!moved.is_empty());
         assert!(moved.iter().all(|&(x, _)| x == 5), "only fence boxes in column 5 move: {moved:?}");
         assert!(pushes.iter().all(|&(_, d)| d == Dir::Right));
+    }
+
+    #[test]
+    fn corrals_joined_by_a_fence_box_merge_into_one() {
+        // The cell between the two boxes and the goals beyond the second are two corrals;
+        // the second box can be pushed from one into the other, so neither is a PI-corral
+        // alone, but together they are, entered only by pushing the first box right.
+        let (_, corral) = find("########\n#@$ $..#\n########\n");
+        assert_eq!(corral, Corral::Only(vec![(0, Dir::Right)]));
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! states.
 
 pub mod corral;
+pub mod corral_deadlock;
 pub mod freeze;
 pub mod frozen;
 pub mod tunnel;
@@ -31,6 +32,7 @@ use std::sync::Arc;
 use bisolve_board::DistanceTable;
 
 use crate::corral::{Corral, CorralCheck};
+use crate::corral_deadlock::CorralDeadlocks;
 use crate::freeze::{FreezeCheck, Verdict};
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
 use crate::tunnel::{forced_box, Forced};
@@ -56,6 +58,10 @@ pub struct PushConfig {
     /// PI-corral pruning: when a PI-corral exists, only pushes into it are generated, and an
     /// unfinished corral that no push can enter is a deadlock (see [`corral`]). Default on.
     pub corrals: bool,
+    /// Corral deadlocks: when a PI-corral is found, a small search on its fence boxes alone
+    /// checks that they can still open or finish it, and prunes the state when they cannot
+    /// (see [`corral_deadlock`]). Needs `corrals`. Default on.
+    pub corral_deadlocks: bool,
 }
 
 impl Default for PushConfig {
@@ -67,6 +73,7 @@ impl Default for PushConfig {
             tunnels: true,
             frozen_goals: true,
             corrals: true,
+            corral_deadlocks: true,
         }
     }
 }
@@ -126,6 +133,13 @@ impl Forward<'_> {
         frozen_goal_boxes(self.board, &s.boxes, &s.child_boxes, &mut s.freeze, &mut s.child_frozen);
         let table = s.tables.get(self.board, &s.child_frozen);
         s.fresh.prepare(table.as_deref().unwrap_or(self.board.goal_distances()), &s.child_boxes)
+    }
+
+    /// True if the fence boxes of the PI-corral just found can never open or finish it.
+    fn corral_is_dead(&self, s: &mut PushScratch, node: NodeRef<'_>) -> bool {
+        s.child_boxes.clear();
+        s.child_boxes.extend(s.corral.found_fence().iter().map(|&i| node.boxes[i]));
+        s.corral_search.is_dead(self.board, &s.child_boxes, s.corral.found_cells(), node.player)
     }
 
     /// Appends the children made by pushing box `i` (in `only` direction, or in every one).
@@ -213,6 +227,7 @@ pub struct PushScratch {
     freeze: FreezeCheck,
     tables: FrozenTables,
     corral: CorralCheck,
+    corral_search: CorralDeadlocks,
     /// Boxes frozen on goals in the state being expanded, and in a child.
     frozen: Vec<Cell>,
     child_frozen: Vec<Cell>,
@@ -245,6 +260,7 @@ impl Expander for Forward<'_> {
             freeze: FreezeCheck::default(),
             tables: FrozenTables::default(),
             corral: CorralCheck::new(n),
+            corral_search: CorralDeadlocks::new(n),
             frozen: Vec::new(),
             child_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
@@ -317,6 +333,10 @@ impl Expander for Forward<'_> {
                     }
                     Corral::Only(pushes) => {
                         s.pruned_corral += 1;
+                        if self.config.corral_deadlocks && self.corral_is_dead(s, node) {
+                            s.boxes.clear_all(node.boxes);
+                            return;
+                        }
                         for (i, dir) in pushes {
                             self.push_box(s, node, &ctx, i, Some(dir), out);
                         }
@@ -365,6 +385,8 @@ impl Expander for Forward<'_> {
             ("frozen goals", s.pruned_frozen_goals),
             ("PI-corral (restricted expansions)", s.pruned_corral),
             ("corral deadlock", s.corral_dead),
+            ("corral search deadlock", s.corral_search.proved),
+            ("corral searches", s.corral_search.searches),
         ]
     }
 }
