@@ -32,6 +32,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// List the search strategies `--strategy` accepts.
     Strategies,
+    /// Watch a solution: animated in the terminal, or written as SVG, GIF or SOK.
+    Play(PlayArgs),
 }
 
 /// Which level of a file.
@@ -75,6 +77,8 @@ pub struct SolveArgs {
     pub verbose: bool,
     #[command(flatten)]
     pub pruning: PruningArgs,
+    #[command(flatten)]
+    pub export: ExportArgs,
 }
 
 /// Which searches run: one strategy, or a portfolio.
@@ -183,6 +187,9 @@ pub struct ShowArgs {
     /// Colour: auto uses ANSI colours on a terminal when NO_COLOR is not set.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+    /// Also draw the level, with the overlays asked for, as an SVG picture in this file.
+    #[arg(long, value_name = "OUT")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -200,4 +207,52 @@ pub struct VerifyArgs {
     pub solution: String,
     #[command(flatten)]
     pub select: LevelSelect,
+}
+
+/// Pictures and files of solutions, for the solve command and `play`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ExportArgs {
+    /// Write an animated SVG picture of the solution (one file per level: OUT-N.svg when
+    /// several levels are solved).
+    #[arg(long, value_name = "OUT")]
+    pub svg: Option<PathBuf>,
+    /// Write an animated GIF of the solution (OUT-N.gif when several levels are solved).
+    #[arg(long, value_name = "OUT")]
+    pub gif: Option<PathBuf>,
+    /// Write the level(s) with their solutions as a SOK collection.
+    #[arg(long, value_name = "OUT")]
+    pub sok: Option<PathBuf>,
+    /// Write solutions run-length encoded (`3lU2R`) in the SOK file.
+    #[arg(long)]
+    pub rle: bool,
+    /// Moves per second in pictures and playback.
+    #[arg(long, value_name = "MOVES", default_value_t = 8.0)]
+    pub speed: f64,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Level file.
+    pub file: PathBuf,
+    /// The solution: LURD text, or the path of a file holding it. Default: the first solution
+    /// stored in the file that solves the level, else one found by solving it.
+    pub solution: Option<String>,
+    #[command(flatten)]
+    pub select: LevelSelect,
+    /// Print plain pictures, one after another, even on a terminal.
+    #[arg(long)]
+    pub plain: bool,
+    /// With plain pictures, print only every K-th move (the start and the end always).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Time limit in seconds when the level has to be solved first.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub time_limit: f64,
+    /// Worker threads when the level has to be solved first.
+    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub export: ExportArgs,
 }
