@@ -34,6 +34,8 @@ pub enum Command {
     Strategies,
     /// Watch a solution: animated in the terminal, or written as SVG, GIF or SOK.
     Play(PlayArgs),
+    /// Make new solvable levels by pulling boxes away from their goals (the Boxoban recipe).
+    Generate(GenerateArgs),
 }
 
 /// Which level of a file.
@@ -255,4 +257,45 @@ pub struct PlayArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub export: ExportArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Seed of the random choices: the same seed and options give the same levels.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How many levels to make.
+    #[arg(long, short = 'n', default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub count: u64,
+    /// Size of the room, walls included, as WIDTHxHEIGHT (5x5 to 60x60).
+    #[arg(long, value_name = "WxH", default_value = "10x10")]
+    pub size: String,
+    /// Boxes per level.
+    #[arg(long, short = 'b', default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=200))]
+    pub boxes: u64,
+    /// Keep only levels whose solution (the one bisolve finds) has at least this many pushes.
+    #[arg(long, value_name = "P", default_value_t = 0)]
+    pub min_pushes: usize,
+    /// Give up after this many candidate levels. Default: 100 per level asked for.
+    #[arg(long, value_name = "N")]
+    pub attempts: Option<u64>,
+    /// States a candidate's solve may visit (a limit that keeps the output the same on any
+    /// machine).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_states: usize,
+    /// Time limit per candidate's solve in seconds (a safety net; a level that hits it makes
+    /// the output depend on the machine's speed).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub time_limit: f64,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Write SOK with each level's solution (`Solution` sections) instead of plain XSB.
+    #[arg(long)]
+    pub solutions: bool,
+    /// With --solutions, write the moves run-length encoded.
+    #[arg(long)]
+    pub rle: bool,
+    /// Do not report progress on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }

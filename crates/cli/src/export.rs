@@ -14,7 +14,7 @@ use bisolve_board::{Level, LevelEntry};
 use crate::args::ExportArgs;
 use crate::gif_anim;
 use crate::input::label;
-use crate::sok::{write_collection, SokLevel, SokSolution};
+use crate::sok::{write_collection, Layout, SokLevel, SokSolution};
 use crate::svg;
 use crate::timeline::Timeline;
 
@@ -104,7 +104,7 @@ impl<'a> Exports<'a> {
     /// Writes the SOK file, if one was asked for.
     pub fn finish(self) -> Result<()> {
         if let Some(path) = &self.args.sok {
-            let text = write_collection(&self.header, &self.sok, self.args.rle);
+            let text = write_collection(&self.header, &self.sok, Layout::Sok, self.args.rle);
             write_file(path, text.as_bytes())?;
             if !self.quiet {
                 let solved = self.sok.iter().filter(|l| l.solution.is_some()).count();

@@ -1,9 +1,10 @@
-//! The `bisolve` command: solve, show, verify and play Sokoban levels.
+//! The `bisolve` command: solve, show, verify, play and generate Sokoban levels.
 
 mod args;
 mod bench;
 mod config;
 mod export;
+mod generate;
 mod gif_anim;
 mod input;
 mod output;
@@ -47,6 +48,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => bench::run(a, &CANCEL, &mut out),
         Some(Command::Strategies) => list_strategies(&mut out),
         Some(Command::Play(a)) => play::run(a, &CANCEL, &mut out),
+        Some(Command::Generate(a)) => generate::run(a, &CANCEL, &mut out),
         None => solve_cmd::run(&cli.solve, &CANCEL, &mut out),
     };
     match result {

@@ -1,4 +1,4 @@
-//! Writing level collections in SOK with `Solution` sections; run-length LURD.
+//! Writing level collections: SOK with `Solution` sections, or plain XSB; run-length LURD.
 //!
 //! The SOK layout is the one other Sokoban programs read (and `bisolve_board::parse` reads
 //! back, solutions included):
@@ -18,7 +18,9 @@
 //!
 //! Each level is its board, then its notes (`Title:` first, then the other metadata it had,
 //! `Comment:` blocks closed by `Comment-End:`), then a blank line and a `Solution (moves M,
-//! pushes P)` title line with the moves below it, 70 characters a line.
+//! pushes P)` title line with the moves below it, 70 characters a line. The XSB layout puts a
+//! `; title` line above each board and the notes in `;` comments below it, and leaves the
+//! solutions out.
 
 use std::fmt::Write as _;
 
@@ -49,10 +51,19 @@ pub struct SokSolution {
     pub pushes: usize,
 }
 
+/// The layout to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// SOK: `Title:` under the board, `Solution` sections.
+    Sok,
+    /// XSB: a `; title` line above the board, no solutions.
+    Xsb,
+}
+
 /// Writes a collection. `header` lines are written as `;` comments at the top when the first
 /// level has a title (otherwise a reader would take the last header line for its title);
 /// `rle` writes the moves run-length encoded.
-pub fn write_collection(header: &[String], levels: &[SokLevel], rle: bool) -> String {
+pub fn write_collection(header: &[String], levels: &[SokLevel], layout: Layout, rle: bool) -> String {
     let mut out = String::new();
     if levels.first().is_some_and(|l| l.title.is_some()) && !header.is_empty() {
         for line in header {
@@ -68,7 +79,28 @@ pub fn write_collection(header: &[String], levels: &[SokLevel], rle: bool) -> St
         if i > 0 {
             out.push('\n');
         }
-        write_sok_level(&mut out, level, rle);
+        match layout {
+            Layout::Sok => write_sok_level(&mut out, level, rle),
+            Layout::Xsb => {
+                if let Some(title) = &level.title {
+                    let _ = writeln!(out, "; {}", one_line(title));
+                }
+                for row in &level.rows {
+                    let _ = writeln!(out, "{row}");
+                }
+                for (key, value) in &level.metadata {
+                    if key.eq_ignore_ascii_case("title") {
+                        continue;
+                    }
+                    let prefix =
+                        if key.eq_ignore_ascii_case("comment") { String::new() } else { format!("{key}: ") };
+                    for (i, line) in value.lines().enumerate() {
+                        let lead = if i == 0 { prefix.as_str() } else { "" };
+                        let _ = writeln!(out, "; {lead}{line}");
+                    }
+                }
+            }
+        }
     }
     out
 }
@@ -186,7 +218,7 @@ mod tests {
         let levels =
             [level(Some("One"), Some("RR")), level(None, None), level(Some("Three: #3"), Some("RR"))];
         for rle in [false, true] {
-            let text = write_collection(&["My set".into()], &levels, rle);
+            let text = write_collection(&["My set".into()], &levels, Layout::Sok, rle);
             let c = load_collection(text.as_bytes()).expect("parses");
             assert_eq!(c.header, ["My set"], "{text}");
             let titles: Vec<Option<&str>> = c.entries.iter().map(|e| e.title.as_deref()).collect();
@@ -205,5 +237,23 @@ mod tests {
                 assert!(level.metadata().contains(&("Author".into(), "Ann".into())));
             }
         }
+    }
+
+    #[test]
+    fn xsb_layout() {
+        let text = write_collection(
+            &[],
+            &[level(Some("A"), Some("RR")), level(Some("B"), None)],
+            Layout::Xsb,
+            false,
+        );
+        let notes = "; Author: Ann\n; two\n; \n; lines\n";
+        assert_eq!(
+            text,
+            format!("; A\n######\n#@$ .#\n######\n{notes}\n; B\n######\n#@$ .#\n######\n{notes}")
+        );
+        let c = load_collection(text.as_bytes()).expect("parses");
+        let titles: Vec<Option<&str>> = c.entries.iter().map(|e| e.title.as_deref()).collect();
+        assert_eq!(titles, [Some("A"), Some("B")]);
     }
 }
