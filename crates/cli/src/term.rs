@@ -67,8 +67,9 @@ impl RawTerminal {
 impl Drop for RawTerminal {
     fn drop(&mut self) {
         restore();
-        if let Some(previous) = self.previous_hook.take() {
-            // Put the previous hook back (our hook holds the other reference to it).
+        // Put the previous hook back (ours holds the other reference to it). Hooks cannot be
+        // changed while a panic unwinds (that would abort); ours is harmless if it stays.
+        if let (Some(previous), false) = (self.previous_hook.take(), std::thread::panicking()) {
             let _ = std::panic::take_hook();
             std::panic::set_hook(Box::new(move |info| previous(info)));
         }
