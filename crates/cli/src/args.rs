@@ -34,7 +34,7 @@ pub enum Command {
     Strategies,
     /// Watch a solution: animated in the terminal, or written as SVG, GIF or SOK.
     Play(PlayArgs),
-    /// Make new solvable levels by pulling boxes away from their goals (the Boxoban recipe).
+    /// Make new solvable levels by pulling boxes away from their goals (after the Boxoban recipe).
     Generate(GenerateArgs),
 }
 
