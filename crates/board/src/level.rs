@@ -2,7 +2,7 @@
 
 use crate::board::{Board, BoardSpec, Cell, MAX_BOXES, MAX_CELLS};
 use crate::error::{LevelError, LevelErrorKind, ParseError};
-use crate::parse::{parse_collection, RawLevel};
+use crate::parse::{parse_collection, RawLevel, SolutionSection};
 use crate::state::State;
 
 /// The most rows or columns a board may have.
@@ -14,6 +14,7 @@ pub struct Level {
     index: usize,
     title: Option<String>,
     metadata: Vec<(String, String)>,
+    solutions: Vec<SolutionSection>,
     rows: Vec<String>,
     first_line: usize,
     board: Board,
@@ -86,7 +87,7 @@ impl Level {
     /// Validates and normalizes one parsed level (see [`crate::LevelErrorKind`] for what is
     /// an error and what is merely unsolvable).
     pub fn from_raw(raw: RawLevel) -> Result<Level, LevelError> {
-        let RawLevel { index, title, metadata, rows, row_lines, error } = raw;
+        let RawLevel { index, title, metadata, rows, row_lines, error, solutions } = raw;
         let fail = |kind: LevelErrorKind, line: Option<usize>, column: Option<usize>| LevelError {
             index,
             title: title.clone(),
@@ -238,7 +239,7 @@ impl Level {
         let cell =
             |pos: usize| -> Cell { board.cell(pos % width, pos / width).expect("area squares are cells") };
         let start = State::new(boxes.iter().map(|&p| cell(p)).collect(), cell(player_pos));
-        Ok(Level { index, title, metadata, rows, first_line, board, start, walled_off })
+        Ok(Level { index, title, metadata, solutions, rows, first_line, board, start, walled_off })
     }
 
     /// Parses text holding exactly one level (the first one, if there are several).
@@ -273,6 +274,11 @@ impl Level {
     /// SOK metadata (`Author`, `Comment`, ...), in file order.
     pub fn metadata(&self) -> &[(String, String)] {
         &self.metadata
+    }
+
+    /// SOK `Solution` sections written under the board, in file order, as read (not replayed).
+    pub fn solutions(&self) -> &[SolutionSection] {
+        &self.solutions
     }
 
     /// The board rows as read (plain XSB).

@@ -21,22 +21,25 @@
 //!
 //! 1. **blank**: only white space.
 //! 2. **comment**: first non-blank character `;`. Its text is what follows the `;`, trimmed.
-//! 3. **metadata** (SOK): `Key: value`, where the key starts with a letter and holds only
+//! 3. **solution** (SOK): a line starting with the word `Solution` (any case; followed by
+//!    nothing, a space, `(`, `/` or `:`), such as `Solution (moves 97, pushes 28)`, together
+//!    with the LURD lines right below it (see [Solutions](#solutions)).
+//! 4. **metadata** (SOK): `Key: value`, where the key starts with a letter and holds only
 //!    letters, digits, `-`, `_` and spaces (`Title`, `Author`, `Date Created`, ...). Keys are
 //!    kept as written, values trimmed. A `Comment:` line with nothing after the colon opens a
 //!    block that runs to the next `Comment-End:` / `Comment_End:` line (any case): the lines in
 //!    between, trailing white space removed, joined by `\n`, are the value, and are never
 //!    board rows or titles. Without a later end marker, `Comment:` is one-line metadata with an
 //!    empty value; an end marker outside a block is ordinary metadata.
-//! 4. **board row**: after trimming trailing white space, contains `#` and only characters of
+//! 5. **board row**: after trimming trailing white space, contains `#` and only characters of
 //!    `# -_.$*@+pPbB`, tabs, ASCII digits and `|` (the last two make it a run-length row).
-//! 5. **damaged board row**: a line with a `#` that is not one of the above but (a) starts and
+//! 6. **damaged board row**: a line with a `#` that is not one of the above but (a) starts and
 //!    ends with `#` (ignoring white space), or has at least 70% board characters (the
 //!    alphabet above plus digits and `|`, counted over its non-blank characters), and (b) is
 //!    part of a run of such lines that touches a board row (directly above or below it). It is
 //!    read as a board row; its level gets [`LevelErrorKind::UnknownChar`] for the first
 //!    foreign character, which is read as floor, so the level stays one level.
-//! 6. **text**: anything else (trimmed).
+//! 7. **text**: anything else (trimmed).
 //!
 //! So `Author: Bob # 2` (metadata) and `; # comment` (comment) are never rows, while
 //! `#  x  #` between rows of a board is a damaged row, not a title.
@@ -79,6 +82,21 @@
 //!   (a strong line stays out even when `Title:` overrides it). Comments are stored without
 //!   the `;`, metadata as `Key: value`; empty entries at the start and end are dropped. Other
 //!   comment and text lines between or after levels are not kept.
+//!
+//! # Solutions
+//!
+//! SOK files keep solutions under the level they solve: a title line that starts with the word
+//! `Solution`, then the moves in LURD, possibly over several lines and run-length encoded
+//! (`3lU2R`). A *LURD line* holds only `lurdLURD`, digits and white space, with at least one
+//! letter; the solution's moves are the LURD lines that follow its title line with no other line
+//! in between, joined with white space removed. When the title line has a `:` and the text after
+//! the last `:` is LURD, that text is the first part of the moves (`Solution: 3rUl`). A title
+//! line with no LURD after it is a solution with no moves.
+//!
+//! A solution belongs to the nearest board above it ([`RawLevel::solutions`], in file order);
+//! one before the first board is dropped. Solution lines are never titles, metadata or header
+//! lines. This reader does not check the moves: replay them on the level
+//! ([`crate::moves::replay`]) before trusting them.
 //!
 //! # Limits
 //!
@@ -126,6 +144,19 @@ pub struct RawLevel {
     pub row_lines: Vec<usize>,
     /// A problem found while reading the rows: what, 1-based line, 1-based column.
     pub error: Option<(LevelErrorKind, usize, usize)>,
+    /// SOK `Solution` sections written under the board, in file order.
+    pub solutions: Vec<SolutionSection>,
+}
+
+/// A `Solution` section of a SOK file: its title line and its moves, as written (not checked).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SolutionSection {
+    /// The title line, trimmed (`Solution (moves 97, pushes 28)`).
+    pub title: String,
+    /// The moves: LURD, possibly with run-length counts, white space removed.
+    pub lurd: String,
+    /// 1-based line of the title line.
+    pub line: usize,
 }
 
 /// A whole file split into levels.
@@ -208,6 +239,8 @@ enum Kind<'a> {
     Text(&'a str),
     /// `Key: value` or a `Comment:` block.
     Meta { key: &'a str, value: String },
+    /// A `Solution` title line (trimmed) and the LURD lines below it, joined.
+    Solution { title: &'a str, lurd: String },
     /// A board row (possibly damaged): the whole line as written.
     Row(&'a str),
     /// A line with `#` shaped like a board row but with foreign characters; becomes `Row` or
@@ -260,6 +293,20 @@ fn classify_line<'a>(lines: &[&'a str], i: usize, block_ends: &[Option<usize>]) 
     if let Some(rest) = trimmed.strip_prefix(';') {
         return (Kind::Comment(rest.trim()), i + 1);
     }
+    if is_solution_title(trimmed) {
+        let mut lurd = String::new();
+        if let Some((_, after)) = trimmed.rsplit_once(':') {
+            if is_lurd_line(after) {
+                lurd.extend(after.chars().filter(|c| !c.is_whitespace()));
+            }
+        }
+        let mut next = i + 1;
+        while next < lines.len() && is_lurd_line(lines[next]) {
+            lurd.extend(lines[next].chars().filter(|c| !c.is_whitespace()));
+            next += 1;
+        }
+        return (Kind::Solution { title: trimmed, lurd }, next);
+    }
     if let Some((key, value)) = split_meta(trimmed) {
         if key.eq_ignore_ascii_case("comment") && value.is_empty() {
             if let Some(end) = block_ends[i] {
@@ -288,6 +335,24 @@ fn split_meta(trimmed: &str) -> Option<(&str, &str)> {
     let first = key.chars().next()?;
     let word_char = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | ' ');
     (first.is_alphabetic() && key.chars().all(word_char)).then_some((key, value.trim()))
+}
+
+/// A trimmed line that opens a SOK solution: the word `Solution` (any case), then nothing, a
+/// space, `(`, `/` or `:`.
+fn is_solution_title(trimmed: &str) -> bool {
+    const WORD: &str = "solution";
+    match trimmed.get(..WORD.len()) {
+        Some(head) if head.eq_ignore_ascii_case(WORD) => {
+            matches!(trimmed[WORD.len()..].chars().next(), None | Some(' ' | '\t' | '(' | '/' | ':'))
+        }
+        _ => false,
+    }
+}
+
+/// A line of moves: only `lurdLURD`, digits and white space, with at least one letter.
+fn is_lurd_line(line: &str) -> bool {
+    let is_move = |c: char| matches!(c, 'l' | 'u' | 'r' | 'd' | 'L' | 'U' | 'R' | 'D');
+    line.chars().any(is_move) && line.chars().all(|c| is_move(c) || c.is_ascii_digit() || c.is_whitespace())
 }
 
 /// `Comment-End` or `Comment_End`, any case.
@@ -442,12 +507,25 @@ fn assemble(units: &[Unit<'_>]) -> RawCollection {
     let mut header_meta = Vec::new();
     for gap in &gaps {
         for i in gap.range.clone() {
-            if let Kind::Meta { key, value } = &units[i].kind {
-                let entry = (key.to_string(), value.clone());
-                match gap.meta_owner(i) {
-                    Some(level) => levels[level].metadata.push(entry),
-                    None => header_meta.push(i),
+            match &units[i].kind {
+                Kind::Meta { key, value } => {
+                    let entry = (key.to_string(), value.clone());
+                    match gap.meta_owner(i) {
+                        Some(level) => levels[level].metadata.push(entry),
+                        None => header_meta.push(i),
+                    }
                 }
+                Kind::Solution { title, lurd } => {
+                    if let Some(level) = gap.prev {
+                        let section = SolutionSection {
+                            title: title.to_string(),
+                            lurd: lurd.clone(),
+                            line: units[i].line + 1,
+                        };
+                        levels[level].solutions.push(section);
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -1025,6 +1103,41 @@ mod tests {
         assert_eq!(c.header, ["Author: Ann"]);
         assert_eq!(c.levels[0].title.as_deref(), Some("T"));
         assert_eq!(c.levels[0].metadata.len(), 2);
+    }
+
+    #[test]
+    fn solution_sections_follow_their_board() {
+        let text = "Title line\n\n####\n#@$.#\n#####\nTitle: One\n\nSolution (moves 2, pushes 1)\nlR\n\n\
+                    Solution/Pushes\n2r\nU l\n\n####\n#@*#\n####\nSolution: 3rUl\nsolution of nothing\n";
+        let c = parse(text);
+        assert_eq!(titles(&c), [Some("One"), None]);
+        let first = &c.levels[0].solutions;
+        assert_eq!(first.len(), 2);
+        assert_eq!(
+            first[0],
+            SolutionSection { title: "Solution (moves 2, pushes 1)".into(), lurd: "lR".into(), line: 8 }
+        );
+        assert_eq!((first[1].title.as_str(), first[1].lurd.as_str()), ("Solution/Pushes", "2rUl"));
+        assert_eq!(c.levels[0].metadata, [("Title".into(), "One".into())]);
+        let second = &c.levels[1].solutions;
+        assert_eq!(second.len(), 2);
+        assert_eq!((second[0].title.as_str(), second[0].lurd.as_str()), ("Solution: 3rUl", "3rUl"));
+        assert_eq!((second[1].title.as_str(), second[1].lurd.as_str()), ("solution of nothing", ""));
+        // "solution of nothing" is a title line with no moves, not the level's title.
+        assert_eq!(c.levels[1].title, None);
+    }
+
+    #[test]
+    fn solution_lines_are_never_titles() {
+        // Without the Solution section, "uuLL" would title the second level.
+        let c = parse("; A\n####\n#@*#\n####\n\nSolution\nuuLL\n\n####\n#@*#\n####\n");
+        assert_eq!(titles(&c), [Some("A"), None]);
+        assert_eq!(c.levels[0].solutions[0].lurd, "uuLL");
+        assert!(c.levels[1].solutions.is_empty());
+        // A word that merely starts with "Solution" is text; a section before any board is dropped.
+        let c = parse("Solution\nrR\n\nSolutions welcome\n####\n#@*#\n####\n");
+        assert_eq!(titles(&c), [Some("Solutions welcome")]);
+        assert!(c.levels[0].solutions.is_empty());
     }
 
     mod props {

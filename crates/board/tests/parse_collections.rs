@@ -169,6 +169,36 @@ fn sok_metadata_after_the_board() {
 }
 
 #[test]
+fn solution_sections() {
+    let c = fixture("solutions.sok");
+    assert_eq!(titles(&c), ["Round the bend", "Side by side"]);
+    assert_eq!(c.header[0], "Collection: bisolve format fixtures, solutions");
+    let sections: Vec<Vec<(&str, &str, usize)>> = c
+        .levels
+        .iter()
+        .map(|l| l.solutions.iter().map(|s| (s.title.as_str(), s.lurd.as_str(), s.line)).collect())
+        .collect();
+    assert_eq!(
+        sections,
+        [
+            vec![("Solution (moves 6, pushes 3)", "dRurDD", 15), ("Solution/Moves", "dRur2D", 19)],
+            vec![("Solution: u3rDu2l2dr2R3lu3R", "u3rDu2l2dr2R3lu3R", 31)],
+        ]
+    );
+    // Every stored solution solves its level.
+    let collection = bisolve_board::load_collection(&fixture_bytes("solutions.sok")).expect("parses");
+    for entry in &collection.entries {
+        let level = entry.level.as_ref().expect("valid");
+        assert_eq!(level.solutions().len(), c.levels[entry.index - 1].solutions.len());
+        for section in level.solutions() {
+            let steps = bisolve_board::moves::parse_lurd(&section.lurd).expect("LURD");
+            bisolve_board::moves::replay(level.board(), level.start(), &steps)
+                .unwrap_or_else(|e| panic!("level {}: {}: {e}", entry.index, section.title));
+        }
+    }
+}
+
+#[test]
 fn titles_before_and_after_boards() {
     let c = fixture("titles-after-board.sok");
     assert_eq!(titles(&c), ["Level A", "Level B", "Level C", "Level D"]);

@@ -32,6 +32,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// List the search strategies `--strategy` accepts.
     Strategies,
+    /// Watch a solution: animated in the terminal, or written as SVG, GIF or SOK.
+    Play(PlayArgs),
+    /// Make new solvable levels by pulling boxes away from their goals (after the Boxoban recipe).
+    Generate(GenerateArgs),
 }
 
 /// Which level of a file.
@@ -75,6 +79,8 @@ pub struct SolveArgs {
     pub verbose: bool,
     #[command(flatten)]
     pub pruning: PruningArgs,
+    #[command(flatten)]
+    pub export: ExportArgs,
 }
 
 /// Which searches run: one strategy, or a portfolio.
@@ -186,6 +192,9 @@ pub struct ShowArgs {
     /// Colour: auto uses ANSI colours on a terminal when NO_COLOR is not set.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+    /// Also draw the level, with the overlays asked for, as an SVG picture in this file.
+    #[arg(long, value_name = "OUT")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -203,4 +212,93 @@ pub struct VerifyArgs {
     pub solution: String,
     #[command(flatten)]
     pub select: LevelSelect,
+}
+
+/// Pictures and files of solutions, for the solve command and `play`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ExportArgs {
+    /// Write an animated SVG picture of the solution (one file per level: OUT-N.svg when
+    /// several levels are solved).
+    #[arg(long, value_name = "OUT")]
+    pub svg: Option<PathBuf>,
+    /// Write an animated GIF of the solution (OUT-N.gif when several levels are solved).
+    #[arg(long, value_name = "OUT")]
+    pub gif: Option<PathBuf>,
+    /// Write the level(s) with their solutions as a SOK collection.
+    #[arg(long, value_name = "OUT")]
+    pub sok: Option<PathBuf>,
+    /// Write solutions run-length encoded (`3lU2R`) in the SOK file.
+    #[arg(long)]
+    pub rle: bool,
+    /// Moves per second in pictures and playback.
+    #[arg(long, value_name = "MOVES", default_value_t = 8.0)]
+    pub speed: f64,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Level file.
+    pub file: PathBuf,
+    /// The solution: LURD text, or the path of a file holding it. Default: the first solution
+    /// stored in the file that solves the level, else one found by solving it.
+    pub solution: Option<String>,
+    #[command(flatten)]
+    pub select: LevelSelect,
+    /// Print plain pictures, one after another, even on a terminal.
+    #[arg(long)]
+    pub plain: bool,
+    /// With plain pictures, print only every K-th move (the start and the end always).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Time limit in seconds when the level has to be solved first.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub time_limit: f64,
+    /// Worker threads when the level has to be solved first.
+    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub export: ExportArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Seed of the random choices: the same seed and options give the same levels.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How many levels to make.
+    #[arg(long, short = 'n', default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub count: u64,
+    /// Size of the room, walls included, as WIDTHxHEIGHT (5x5 to 60x60).
+    #[arg(long, value_name = "WxH", default_value = "10x10")]
+    pub size: String,
+    /// Boxes per level.
+    #[arg(long, short = 'b', default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=200))]
+    pub boxes: u64,
+    /// Keep only levels whose solution (the one bisolve finds) has at least this many pushes.
+    #[arg(long, value_name = "P", default_value_t = 0)]
+    pub min_pushes: usize,
+    /// Give up after this many candidate levels. Default: 100 per level asked for.
+    #[arg(long, value_name = "N")]
+    pub attempts: Option<u64>,
+    /// States a candidate's solve may visit (a limit that keeps the output the same on any
+    /// machine).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_states: usize,
+    /// Time limit per candidate's solve in seconds (a safety net; a level that hits it makes
+    /// the output depend on the machine's speed).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub time_limit: f64,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Write SOK with each level's solution (`Solution` sections) instead of plain XSB.
+    #[arg(long)]
+    pub solutions: bool,
+    /// With --solutions, write the moves run-length encoded.
+    #[arg(long)]
+    pub rle: bool,
+    /// Do not report progress on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }

@@ -1,13 +1,22 @@
-//! The `bisolve` command: solve, show and verify Sokoban levels.
+//! The `bisolve` command: solve, show, verify, play and generate Sokoban levels.
 
 mod args;
 mod bench;
 mod config;
+mod export;
+mod generate;
+mod gif_anim;
 mod input;
 mod output;
+mod play;
 mod record;
+mod scene;
 mod show;
+mod sok;
 mod solve_cmd;
+mod svg;
+mod term;
+mod timeline;
 mod verify;
 
 use std::process::ExitCode;
@@ -38,6 +47,8 @@ fn main() -> ExitCode {
         Some(Command::Verify(a)) => verify::run(a, &mut out),
         Some(Command::Bench(a)) => bench::run(a, &CANCEL, &mut out),
         Some(Command::Strategies) => list_strategies(&mut out),
+        Some(Command::Play(a)) => play::run(a, &CANCEL, &mut out),
+        Some(Command::Generate(a)) => generate::run(a, &CANCEL, &mut out),
         None => solve_cmd::run(&cli.solve, &CANCEL, &mut out),
     };
     match result {

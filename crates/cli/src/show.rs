@@ -1,4 +1,5 @@
-//! `bisolve show`: draw levels, with dead squares and the player's reach when asked.
+//! `bisolve show`: draw levels, with dead squares and the player's reach when asked, as text
+//! and (`--svg`) as an SVG picture.
 
 use std::io::IsTerminal;
 
@@ -6,8 +7,10 @@ use anyhow::Result;
 use bisolve_board::render::{legend, render_state, Overlay};
 
 use crate::args::{ColorArg, ShowArgs};
+use crate::export::{numbered, picture_title, probe_writable, write_file};
 use crate::input::{describe_error, label, read_collection, select};
 use crate::output::{Exit, Out};
+use crate::svg;
 
 /// Runs the show command.
 pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
@@ -19,6 +22,10 @@ pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
         ColorArg::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
     let overlay = Overlay { dead: args.dead, pull_dead: args.pull_dead, reach: args.reach, color };
+    let many = entries.len() > 1;
+    if let (Some(path), Some(first)) = (&args.svg, entries.first()) {
+        probe_writable(&numbered(path, many.then_some(first.index)))?;
+    }
     let mut invalid = 0;
     for entry in &entries {
         match &entry.level {
@@ -39,6 +46,11 @@ pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
                     out.line(&format!("; unsolvable: {note}"))?;
                 }
                 out.line("")?;
+                if let Some(path) = &args.svg {
+                    let path = numbered(path, many.then_some(entry.index));
+                    let picture = svg::still(board, level.start(), overlay, &picture_title(entry));
+                    write_file(&path, picture.as_bytes())?;
+                }
             }
             Err(e) => {
                 invalid += 1;

@@ -10,6 +10,7 @@ use bisolve_engine::{Cutoff, Outcome, Report};
 
 use crate::args::SolveArgs;
 use crate::config::solve_config;
+use crate::export::Exports;
 use crate::input::{describe_error, label, read_collection, select};
 use crate::output::{Exit, Out};
 use crate::record::{checked_solution, invalid_record, per_second, record};
@@ -29,6 +30,8 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let collection = read_collection(path)?;
     let entries = select(&collection, path, args.select.level.as_deref())?;
+    let first_index = entries.first().map_or(1, |e| e.index);
+    let mut exports = Exports::new(&args.export, &collection.header, first_index, entries.len(), args.quiet)?;
     let started = Instant::now();
     let mut tally = Tally { requested: entries.len(), ..Tally::default() };
     for entry in entries {
@@ -62,12 +65,14 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
                 } else {
                     print_human(out, path, entry, &report, solution, args.quiet, args.verbose)?;
                 }
+                exports.add(entry, level, solution)?;
                 if tally.cancelled {
                     break;
                 }
             }
         }
     }
+    exports.finish()?;
     if !args.json && tally.requested > 1 {
         out.line(&format!(
             "{}: solved {} of {} levels in {:.2} s{}",

@@ -46,7 +46,7 @@ pub fn run(args: &VerifyArgs, out: &mut Out) -> Result<Exit> {
 }
 
 /// The solution argument: a file's contents if it names an existing file, else the text.
-fn solution_text(arg: &str) -> Result<String> {
+pub(crate) fn solution_text(arg: &str) -> Result<String> {
     let path = Path::new(arg);
     if arg.len() < 4096 && path.is_file() {
         let len = std::fs::metadata(path)?.len();
