@@ -133,9 +133,16 @@ pub struct PruningArgs {
     /// Do not search a PI-corral's fence boxes on their own to prove the corral dead.
     #[arg(long)]
     pub no_corral_deadlocks: bool,
+    /// Do not prune pushes that leave two boxes in a position they alone can never finish.
+    #[arg(long)]
+    pub no_pair_deadlocks: bool,
     /// Do not prune pulls onto squares that cannot return to a start square.
     #[arg(long)]
     pub no_pull_dead_squares: bool,
+    /// Do not prune pulls that leave two boxes in a position they alone can never bring back
+    /// to start squares.
+    #[arg(long)]
+    pub no_pull_pair_deadlocks: bool,
     /// Do not break ties in favour of pushing the box the last move pushed (inertia).
     #[arg(long)]
     pub no_inertia: bool,
@@ -167,6 +174,11 @@ pub struct BenchArgs {
     /// Memory limit per level, e.g. 2G. Default: 60% of physical memory divided by --jobs.
     #[arg(long, value_name = "SIZE")]
     pub memory: Option<String>,
+    /// Stop each level after this many visited states: an effort budget that, unlike the time
+    /// limit, does not depend on the machine or its load (with one thread, runs repeat
+    /// exactly).
+    #[arg(long, value_name = "N")]
+    pub states: Option<usize>,
     /// Write one JSON record per level, then one summary record per file, to this file.
     #[arg(long, value_name = "OUT")]
     pub json: Option<PathBuf>,

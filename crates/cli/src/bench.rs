@@ -64,7 +64,7 @@ struct FileSummary {
 /// Runs the bench command.
 pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
     let plan = Plan::new(&args.search, args.threads, &args.pruning)?;
-    let limits = limits(args.time_limit, args.memory.as_deref(), None, args.jobs as usize)?;
+    let limits = limits(args.time_limit, args.memory.as_deref(), args.states, args.jobs as usize)?;
     let collections: Vec<Collection> =
         args.files.iter().map(|f| read_collection(f)).collect::<Result<_>>()?;
     let tasks: Vec<Task<'_>> = collections

@@ -34,7 +34,9 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.frozen_goals &= !p.no_frozen_goals;
     push.corrals &= !p.no_corrals;
     push.corral_deadlocks &= !p.no_corral_deadlocks;
+    push.pair_deadlocks &= !p.no_pair_deadlocks;
     pull.dead_squares &= !p.no_pull_dead_squares;
+    pull.pair_deadlocks &= !p.no_pull_pair_deadlocks;
     if let Some(b) = p.bound {
         push.bound = b.into();
     }

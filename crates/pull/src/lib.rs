@@ -12,6 +12,7 @@
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
+use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, PruneCount, Root, Side};
 use bisolve_board::{Board, BoxMap, Dir, Fingerprint, Reach, State, NO_CELL};
 
@@ -23,11 +24,14 @@ pub struct PullConfig {
     /// The lower bound (over pull distances to start squares). Default
     /// [`BoundKind::Matching`].
     pub bound: BoundKind,
+    /// Prune pulls that leave two boxes in a position from which they alone can never both
+    /// reach start squares. Default on.
+    pub pair_deadlocks: bool,
 }
 
 impl Default for PullConfig {
     fn default() -> PullConfig {
-        PullConfig { dead_squares: true, bound: BoundKind::Matching }
+        PullConfig { dead_squares: true, bound: BoundKind::Matching, pair_deadlocks: true }
     }
 }
 
@@ -37,12 +41,14 @@ pub struct Backward<'a> {
     board: &'a Board,
     config: PullConfig,
     start_fp: Fingerprint,
+    pairs: Option<PairTable>,
 }
 
 impl<'a> Backward<'a> {
     /// A backward search towards `start` on `board`.
     pub fn new(board: &'a Board, start: &State, config: PullConfig) -> Backward<'a> {
-        Backward { board, config, start_fp: start.fingerprint(board) }
+        let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Pull) } else { None };
+        Backward { board, config, start_fp: start.fingerprint(board), pairs }
     }
 
     /// The configuration.
@@ -60,6 +66,7 @@ pub struct PullScratch {
     bound: LowerBound,
     pruned_dead: u64,
     pruned_bound: u64,
+    pruned_pairs: u64,
 }
 
 impl Expander for Backward<'_> {
@@ -78,6 +85,7 @@ impl Expander for Backward<'_> {
             bound: LowerBound::new(self.config.bound),
             pruned_dead: 0,
             pruned_bound: 0,
+            pruned_pairs: 0,
         }
     }
 
@@ -150,6 +158,12 @@ impl Expander for Backward<'_> {
                 };
                 debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
                 s.boxes.move_box(to, b);
+                if let Some(pairs) = &self.pairs {
+                    if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
+                        s.pruned_pairs += 1;
+                        continue;
+                    }
+                }
                 let fp = base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
                 out.push(Child { box_index: i as u16, to, dir: d, player, fp, h, goal: fp == self.start_fp });
             }
@@ -176,6 +190,10 @@ impl Expander for Backward<'_> {
     }
 
     fn prune_counts(&self, s: &PullScratch) -> Vec<PruneCount> {
-        vec![("pull dead squares", s.pruned_dead), ("pull bound", s.pruned_bound)]
+        vec![
+            ("pull dead squares", s.pruned_dead),
+            ("pull bound", s.pruned_bound),
+            ("pull pair deadlock", s.pruned_pairs),
+        ]
     }
 }

@@ -24,6 +24,7 @@ pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
+use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, PruneCount, Root, Side};
 use bisolve_board::{Board, BoxMap, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
 
@@ -62,6 +63,11 @@ pub struct PushConfig {
     /// checks that they can still open or finish it, and prunes the state when they cannot
     /// (see [`corral_deadlock`]). Needs `corrals`. Default on.
     pub corral_deadlocks: bool,
+    /// Pair deadlocks: a table, built before the search by pulling pairs of boxes back from
+    /// the goals, of the two-box positions that can never be finished; a push that makes one
+    /// with any other box is pruned (see [`bisolve_board::pairs`]). Boards of up to
+    /// [`bisolve_board::pairs::MAX_CELLS`] cells. Default on.
+    pub pair_deadlocks: bool,
 }
 
 impl Default for PushConfig {
@@ -74,6 +80,7 @@ impl Default for PushConfig {
             frozen_goals: true,
             corrals: true,
             corral_deadlocks: true,
+            pair_deadlocks: true,
         }
     }
 }
@@ -84,12 +91,19 @@ pub struct Forward<'a> {
     board: &'a Board,
     start: &'a State,
     config: PushConfig,
+    pairs: Option<PairTable>,
 }
 
 impl<'a> Forward<'a> {
     /// A forward search from `start` on `board`.
     pub fn new(board: &'a Board, start: &'a State, config: PushConfig) -> Forward<'a> {
-        Forward { board, start, config }
+        let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Push) } else { None };
+        Forward { board, start, config, pairs }
+    }
+
+    /// The pair deadlock table, when it is on and the board is small enough for one.
+    pub fn pair_table(&self) -> Option<&PairTable> {
+        self.pairs.as_ref()
     }
 
     /// The configuration.
@@ -202,6 +216,12 @@ impl Forward<'_> {
             };
             debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, b));
             s.boxes.move_box(to, b);
+            if let Some(pairs) = &self.pairs {
+                if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
+                    s.pruned_pairs += 1;
+                    continue;
+                }
+            }
             let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
             let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
             out.push(Child {
@@ -241,6 +261,7 @@ pub struct PushScratch {
     pruned_frozen_goals: u64,
     pruned_corral: u64,
     corral_dead: u64,
+    pruned_pairs: u64,
 }
 
 impl Expander for Forward<'_> {
@@ -272,6 +293,7 @@ impl Expander for Forward<'_> {
             pruned_frozen_goals: 0,
             pruned_corral: 0,
             corral_dead: 0,
+            pruned_pairs: 0,
         }
     }
 
@@ -387,6 +409,7 @@ impl Expander for Forward<'_> {
             ("corral deadlock", s.corral_dead),
             ("corral search deadlock", s.corral_search.proved),
             ("corral searches", s.corral_search.searches),
+            ("pair deadlock", s.pruned_pairs),
         ]
     }
 }

@@ -1,0 +1,394 @@
+//! Deadlock tables for pairs of boxes, computed before the search by retrograde analysis, one
+//! for each direction of search.
+//!
+//! Pushing: take two boxes alone on the board. From every position with both on goals (any
+//! two goals, the player anywhere), pull them back in every way the rules allow; every
+//! two-box position reached can still be finished, and every one never reached cannot. A
+//! position of the whole level whose pushed box forms such a dead pair with another box is
+//! dead too: the level's solution, with the pushes of the other boxes left out, would finish
+//! the pair (taking boxes away never makes a push illegal).
+//!
+//! Pulling is the mirror image: the backward search must bring every box to a start square,
+//! so its table starts from pairs on start squares and pushes them back; a pull that leaves a
+//! pair the pushes never reached can never get back to the start.
+//!
+//! Positions are told apart by the player's area: two boxes can split the free floor in two,
+//! and then which side the player is on matters. For the pairs that split it the table keeps
+//! an area label per cell; the player of the whole level stands in one of those areas (its
+//! region with every box on the board lies inside the pair's area). The table is built once
+//! per level (a few hundred thousand two-box positions at most on the boards it is built for,
+//! see [`MAX_CELLS`]) and shared read-only by every thread.
+
+use std::collections::HashMap;
+
+use crate::board::{Board, Cell, NO_CELL};
+use crate::dir::Dir;
+use crate::reach::{BoxMap, Reach};
+
+/// Which search a table serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairMode {
+    /// The forward search: boxes must reach goals by pushes.
+    Push,
+    /// The backward search: boxes must reach start squares by pulls.
+    Pull,
+}
+
+/// Boards with more floor cells than this get no table (the pairs grow as the square).
+pub const MAX_CELLS: usize = 400;
+
+/// The pair table of one board.
+#[derive(Debug, Clone)]
+pub struct PairTable {
+    n: usize,
+    /// Per pair `(a, b)` with `a < b`, at `a * n + b`: the pair is dead whatever the player's
+    /// area (only meaningful for pairs that do not split the floor, or dead in every area).
+    dead_everywhere: Vec<u64>,
+    /// Pairs that split the floor: an area label per cell (`u8::MAX` for the boxes' cells and
+    /// cells of no area), and per area whether it is dead.
+    split: HashMap<(Cell, Cell), Split>,
+    /// How many pairs (in some area) the table calls dead.
+    n_dead: usize,
+}
+
+#[derive(Debug, Clone)]
+struct Split {
+    area_of: Vec<u8>,
+    dead: Vec<bool>,
+}
+
+impl PairTable {
+    /// Builds the table for one direction of search, or `None` when the board is too large
+    /// or has fewer than two boxes.
+    pub fn new(board: &Board, mode: PairMode) -> Option<PairTable> {
+        let n = board.n_cells();
+        if n > MAX_CELLS || board.goals().len() < 2 {
+            return None;
+        }
+        Some(Builder::new(board, mode).build())
+    }
+
+    /// Pairs the table calls dead (counting each dead area of a split pair once).
+    pub fn n_dead(&self) -> usize {
+        self.n_dead
+    }
+
+    /// True if the boxes on `a` and `b`, alone on the board with the player on `player` (any
+    /// cell of the player's region; not a box cell), can never both reach goals.
+    #[inline]
+    pub fn is_dead(&self, a: Cell, b: Cell, player: Cell) -> bool {
+        let (a, b) = if a < b { (a, b) } else { (b, a) };
+        let bit = a as usize * self.n + b as usize;
+        if self.dead_everywhere[bit / 64] & (1 << (bit % 64)) != 0 {
+            return true;
+        }
+        match self.split.get(&(a, b)) {
+            None => false,
+            Some(split) => {
+                let area = split.area_of[player as usize];
+                area != u8::MAX && split.dead[area as usize]
+            }
+        }
+    }
+
+    /// True if any split pair exists (then [`PairTable::is_dead`] may need the player).
+    pub fn has_splits(&self) -> bool {
+        !self.split.is_empty()
+    }
+}
+
+/// Working state of the retrograde analysis.
+struct Builder<'a> {
+    board: &'a Board,
+    mode: PairMode,
+    n: usize,
+    boxes: BoxMap,
+    reach: Reach,
+    /// Areas of the pairs that split the floor (built lazily); `None` for pairs that do not.
+    areas: HashMap<(Cell, Cell), Option<Vec<u8>>>,
+    /// Alive positions: pair -> bit mask of alive areas (bit 0 for pairs that do not split).
+    alive: HashMap<(Cell, Cell), u64>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(board: &'a Board, mode: PairMode) -> Builder<'a> {
+        let n = board.n_cells();
+        Builder {
+            board,
+            mode,
+            n,
+            boxes: BoxMap::new(n),
+            reach: Reach::new(n),
+            areas: HashMap::new(),
+            alive: HashMap::new(),
+        }
+    }
+
+    /// True if a lone box on `cell` can never reach a target (pruned on its own).
+    fn is_dead_square(&self, cell: Cell) -> bool {
+        match self.mode {
+            PairMode::Push => self.board.is_push_dead(cell),
+            PairMode::Pull => self.board.is_pull_dead(cell),
+        }
+    }
+
+    /// The area labels of the free floor with boxes on `a` and `b`, or `None` when it is one
+    /// area.
+    fn areas(&mut self, a: Cell, b: Cell) -> Option<&Vec<u8>> {
+        if !self.areas.contains_key(&(a, b)) {
+            self.boxes.set(a, 0);
+            self.boxes.set(b, 1);
+            let mut area_of = vec![u8::MAX; self.n];
+            let mut count = 0u8;
+            for c in 0..self.n as Cell {
+                if area_of[c as usize] != u8::MAX || self.boxes.is_box(c) {
+                    continue;
+                }
+                self.reach.fill(self.board, &self.boxes, c);
+                for r in self.reach.cells() {
+                    area_of[r as usize] = count;
+                }
+                count = count.saturating_add(1).min(63);
+            }
+            self.boxes.clear(a);
+            self.boxes.clear(b);
+            self.areas.insert((a, b), (count > 1).then_some(area_of));
+        }
+        self.areas.get(&(a, b)).and_then(Option::as_ref)
+    }
+
+    /// The area (bit index) the player on `p` is in, with boxes on `a < b`.
+    fn area(&mut self, a: Cell, b: Cell, p: Cell) -> u32 {
+        self.areas(a, b).map_or(0, |areas| u32::from(areas[p as usize]))
+    }
+
+    fn build(mut self) -> PairTable {
+        let board = self.board;
+        let goals = match self.mode {
+            PairMode::Push => board.goals().to_vec(),
+            PairMode::Pull => board.start_squares().to_vec(),
+        };
+        // Positions to pull from: (a, b, a cell of the player's area).
+        let mut queue: Vec<(Cell, Cell, Cell)> = Vec::new();
+        for (i, &g) in goals.iter().enumerate() {
+            for &h in &goals[i + 1..] {
+                let (a, b) = (g.min(h), g.max(h));
+                // Every area of the solved pair is alive: the player can end anywhere.
+                let areas: Vec<Cell> = match self.areas(a, b).cloned() {
+                    None => (0..self.n as Cell).find(|&c| c != a && c != b).into_iter().collect(),
+                    Some(area_of) => {
+                        let mut firsts = Vec::new();
+                        let mut seen = 0u64;
+                        for (c, &ar) in area_of.iter().enumerate() {
+                            if ar != u8::MAX && seen & (1 << ar) == 0 {
+                                seen |= 1 << ar;
+                                firsts.push(c as Cell);
+                            }
+                        }
+                        firsts
+                    }
+                };
+                for p in areas {
+                    if self.mark(a, b, p) {
+                        queue.push((a, b, p));
+                    }
+                }
+            }
+        }
+        while let Some((a, b, p)) = queue.pop() {
+            self.boxes.set(a, 0);
+            self.boxes.set(b, 1);
+            self.reach.fill(board, &self.boxes, p);
+            let mut moves = Vec::new();
+            for (x, other) in [(a, b), (b, a)] {
+                for d in Dir::ALL {
+                    let next = board.neighbour(x, d);
+                    match self.mode {
+                        // Undoing pushes: the player stands on `next`, steps back to `beyond`,
+                        // and the box follows.
+                        PairMode::Push => {
+                            if next == NO_CELL || !self.reach.contains(next) {
+                                continue;
+                            }
+                            let beyond = board.neighbour(next, d);
+                            if beyond == NO_CELL || beyond == other {
+                                continue;
+                            }
+                            moves.push((next, other, beyond));
+                        }
+                        // Undoing pulls: the player behind the box pushes it onto `next`.
+                        PairMode::Pull => {
+                            let behind = board.neighbour(x, d.opposite());
+                            if behind == NO_CELL || !self.reach.contains(behind) {
+                                continue;
+                            }
+                            if next == NO_CELL || next == other {
+                                continue;
+                            }
+                            moves.push((next, other, x));
+                        }
+                    }
+                }
+            }
+            self.boxes.clear(a);
+            self.boxes.clear(b);
+            for (moved, other, player) in moves {
+                let (a, b) = (moved.min(other), moved.max(other));
+                if self.mark(a, b, player) {
+                    queue.push((a, b, player));
+                }
+            }
+        }
+        self.table()
+    }
+
+    /// Marks the position alive; true if it was not.
+    fn mark(&mut self, a: Cell, b: Cell, p: Cell) -> bool {
+        let bit = 1u64 << self.area(a, b, p);
+        let entry = self.alive.entry((a, b)).or_insert(0);
+        let new = *entry & bit == 0;
+        *entry |= bit;
+        new
+    }
+
+    fn table(mut self) -> PairTable {
+        let n = self.n;
+        let mut dead_everywhere = vec![0u64; (n * n).div_ceil(64)];
+        let mut split = HashMap::new();
+        let mut n_dead = 0;
+        for a in 0..n as Cell {
+            if self.is_dead_square(a) {
+                // Dead squares are pruned on their own.
+                continue;
+            }
+            for b in a + 1..n as Cell {
+                if self.is_dead_square(b) {
+                    continue;
+                }
+                let alive = self.alive.get(&(a, b)).copied().unwrap_or(0);
+                match self.areas(a, b).cloned() {
+                    None => {
+                        if alive == 0 {
+                            let bit = a as usize * n + b as usize;
+                            dead_everywhere[bit / 64] |= 1 << (bit % 64);
+                            n_dead += 1;
+                        }
+                    }
+                    Some(area_of) => {
+                        let n_areas =
+                            area_of.iter().filter(|&&x| x != u8::MAX).max().map_or(0, |&m| m as usize + 1);
+                        let dead: Vec<bool> = (0..n_areas).map(|k| alive & (1 << k) == 0).collect();
+                        let count = dead.iter().filter(|&&d| d).count();
+                        if count == n_areas {
+                            let bit = a as usize * n + b as usize;
+                            dead_everywhere[bit / 64] |= 1 << (bit % 64);
+                            n_dead += 1;
+                        } else if count > 0 {
+                            n_dead += count;
+                            split.insert((a, b), Split { area_of, dead });
+                        }
+                    }
+                }
+            }
+        }
+        PairTable { n, dead_everywhere, split, n_dead }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use std::collections::{HashSet, VecDeque};
+
+    /// Whether two boxes alone, player on `p`, can reach two targets: a plain search over
+    /// pushes (forward) or pulls (backward).
+    fn finishable(board: &Board, mode: PairMode, a: Cell, b: Cell, p: Cell) -> bool {
+        let targets = match mode {
+            PairMode::Push => board.goals(),
+            PairMode::Pull => board.start_squares(),
+        };
+        let n = board.n_cells();
+        let mut boxes = BoxMap::new(n);
+        let mut reach = Reach::new(n);
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([(a, b, p)]);
+        while let Some((a, b, p)) = queue.pop_front() {
+            if targets.contains(&a) && targets.contains(&b) {
+                return true;
+            }
+            boxes.set(a, 0);
+            boxes.set(b, 1);
+            let min = reach.fill(board, &boxes, p);
+            if !seen.insert((a.min(b), a.max(b), min)) {
+                boxes.clear(a);
+                boxes.clear(b);
+                continue;
+            }
+            let mut next = Vec::new();
+            for (x, other) in [(a, b), (b, a)] {
+                for d in Dir::ALL {
+                    let ahead = board.neighbour(x, d);
+                    let behind = board.neighbour(x, d.opposite());
+                    match mode {
+                        PairMode::Push => {
+                            if behind != NO_CELL && reach.contains(behind) && ahead != NO_CELL && ahead != other {
+                                next.push((ahead, other, x));
+                            }
+                        }
+                        PairMode::Pull => {
+                            let beyond = if ahead == NO_CELL { NO_CELL } else { board.neighbour(ahead, d) };
+                            if ahead != NO_CELL && reach.contains(ahead) && beyond != NO_CELL && beyond != other {
+                                next.push((ahead, other, beyond));
+                            }
+                        }
+                    }
+                }
+            }
+            boxes.clear(a);
+            boxes.clear(b);
+            queue.extend(next);
+        }
+        false
+    }
+
+    /// Every pair of cells and every player cell: the table agrees with the plain search.
+    fn check_against_search(text: &str) {
+        let level = Level::parse(text).expect("valid level");
+        let board = level.board();
+        for mode in [PairMode::Push, PairMode::Pull] {
+            let table = PairTable::new(board, mode).expect("a small board gets a table");
+            let n = board.n_cells() as Cell;
+            let mut dead = 0;
+            for a in 0..n {
+                for b in a + 1..n {
+                    let single_dead = |c: Cell| match mode {
+                        PairMode::Push => board.is_push_dead(c),
+                        PairMode::Pull => board.is_pull_dead(c),
+                    };
+                    if single_dead(a) || single_dead(b) {
+                        continue;
+                    }
+                    for p in (0..n).filter(|&p| p != a && p != b) {
+                        let expected = !finishable(board, mode, a, b, p);
+                        assert_eq!(table.is_dead(a, b, p), expected, "{mode:?} boxes {a} {b} player {p}\n{text}");
+                        dead += usize::from(expected);
+                    }
+                }
+            }
+            assert!(dead > 0, "{mode:?}: the level should have some dead pairs\n{text}");
+        }
+    }
+
+    #[test]
+    fn table_agrees_with_a_plain_search_in_a_room_with_a_pillar() {
+        check_against_search("#######\n#.  $ #\n# # $ #\n#@   .#\n#######\n");
+    }
+
+    #[test]
+    fn table_agrees_with_a_plain_search_where_two_boxes_split_the_floor() {
+        // A one-wide passage: two boxes in it cut the floor in two, and which side the
+        // player is on decides the pair's fate.
+        check_against_search("########\n#.   $ #\n### ####\n#@ $  .#\n########\n");
+    }
+}
