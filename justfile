@@ -24,3 +24,8 @@ solve FILE *ARGS:
 # Benchmarks: criterion micro-benchmarks and collection runs.
 bench:
     cargo bench --workspace
+
+# Fuzz one target (parse, verify or solve) for SECS seconds; needs `cargo install cargo-fuzz`
+# and a nightly toolchain. See fuzz/README.md.
+fuzz TARGET="parse" SECS="600":
+    cd fuzz && cargo +nightly fuzz run {{TARGET}} -- -max_total_time={{SECS}}

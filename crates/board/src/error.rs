@@ -99,9 +99,9 @@ pub enum LevelErrorKind {
     #[error("{0}")]
     Unreadable(ParseError),
     /// The level is larger than the cell representation supports.
-    #[error("too large: {what} is {actual}, the most bisolve supports is {limit}")]
+    #[error("too large: {actual} {what}, the most bisolve supports is {limit}")]
     TooLarge {
-        /// What is too large (floor cells, boxes, rows, columns).
+        /// What is counted, in the plural (`"rows"`, `"boxes"`, ...).
         what: &'static str,
         /// Its size in this level.
         actual: usize,

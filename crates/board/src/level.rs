@@ -2,7 +2,7 @@
 
 use crate::board::{Board, BoardSpec, Cell, MAX_BOXES, MAX_CELLS};
 use crate::error::{LevelError, LevelErrorKind, ParseError};
-use crate::parse::{parse_collection, RawLevel, SolutionSection};
+use crate::parse::{parse_collection, RawCollection, RawLevel, SolutionSection};
 use crate::state::State;
 
 /// The most rows or columns a board may have.
@@ -45,30 +45,50 @@ pub struct Collection {
 impl Collection {
     /// Finds a level by 1-based index (`"3"`) or by title (exact, then case-insensitive).
     pub fn find(&self, key: &str) -> Option<&LevelEntry> {
-        let key = key.trim();
-        if let Some(e) = self.entries.iter().find(|e| e.title.as_deref() == Some(key)) {
-            if key.parse::<usize>().is_err() {
-                return Some(e);
-            }
-        }
-        if let Ok(i) = key.parse::<usize>() {
-            if let Some(e) = self.entries.get(i.wrapping_sub(1)) {
-                return Some(e);
-            }
-        }
-        self.entries.iter().find(|e| e.title.as_deref().is_some_and(|t| t.eq_ignore_ascii_case(key)))
+        let titles: Vec<Option<&str>> = self.entries.iter().map(|e| e.title.as_deref()).collect();
+        find_position(&titles, key).map(|i| &self.entries[i])
     }
+}
+
+impl RawCollection {
+    /// Finds a level by 1-based index or by title, as [`Collection::find`] does, without
+    /// validating any level. With [`LevelEntry::from_raw`], a program that works through a
+    /// large file one level at a time holds only one level's board at a time.
+    pub fn find(&self, key: &str) -> Option<&RawLevel> {
+        let titles: Vec<Option<&str>> = self.levels.iter().map(|l| l.title.as_deref()).collect();
+        find_position(&titles, key).map(|i| &self.levels[i])
+    }
+}
+
+impl LevelEntry {
+    /// Validates one parsed level and builds its board.
+    pub fn from_raw(raw: RawLevel) -> LevelEntry {
+        LevelEntry { index: raw.index, title: raw.title.clone(), level: Level::from_raw(raw) }
+    }
+}
+
+/// The 0-based position of the level `key` names among levels with these titles: a title
+/// that is not a number, then a 1-based index, then a title in any case.
+fn find_position(titles: &[Option<&str>], key: &str) -> Option<usize> {
+    let key = key.trim();
+    if key.parse::<usize>().is_err() {
+        if let Some(i) = titles.iter().position(|&t| t == Some(key)) {
+            return Some(i);
+        }
+    }
+    if let Ok(i) = key.parse::<usize>() {
+        if (1..=titles.len()).contains(&i) {
+            return Some(i - 1);
+        }
+    }
+    titles.iter().position(|t| t.is_some_and(|t| t.eq_ignore_ascii_case(key)))
 }
 
 /// Reads a level file: every level, valid or not. Fails only when nothing in the file can be
 /// read as a level.
 pub fn load_collection(bytes: &[u8]) -> Result<Collection, ParseError> {
     let raw = parse_collection(bytes)?;
-    let entries = raw
-        .levels
-        .into_iter()
-        .map(|raw| LevelEntry { index: raw.index, title: raw.title.clone(), level: Level::from_raw(raw) })
-        .collect();
+    let entries = raw.levels.into_iter().map(LevelEntry::from_raw).collect();
     Ok(Collection { header: raw.header, entries })
 }
 
@@ -206,14 +226,18 @@ impl Level {
         let n_cells = area.iter().filter(|&&a| a).count();
         if n_cells > MAX_CELLS {
             return Err(fail(
-                LevelErrorKind::TooLarge { what: "the player's area", actual: n_cells, limit: MAX_CELLS },
+                LevelErrorKind::TooLarge {
+                    what: "floor squares in the player's area",
+                    actual: n_cells,
+                    limit: MAX_CELLS,
+                },
                 Some(first_line),
                 None,
             ));
         }
         if n_boxes > MAX_BOXES {
             return Err(fail(
-                LevelErrorKind::TooLarge { what: "the number of boxes", actual: n_boxes, limit: MAX_BOXES },
+                LevelErrorKind::TooLarge { what: "boxes", actual: n_boxes, limit: MAX_BOXES },
                 Some(first_line),
                 None,
             ));

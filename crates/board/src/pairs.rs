@@ -332,13 +332,21 @@ mod tests {
                     let behind = board.neighbour(x, d.opposite());
                     match mode {
                         PairMode::Push => {
-                            if behind != NO_CELL && reach.contains(behind) && ahead != NO_CELL && ahead != other {
+                            if behind != NO_CELL
+                                && reach.contains(behind)
+                                && ahead != NO_CELL
+                                && ahead != other
+                            {
                                 next.push((ahead, other, x));
                             }
                         }
                         PairMode::Pull => {
                             let beyond = if ahead == NO_CELL { NO_CELL } else { board.neighbour(ahead, d) };
-                            if ahead != NO_CELL && reach.contains(ahead) && beyond != NO_CELL && beyond != other {
+                            if ahead != NO_CELL
+                                && reach.contains(ahead)
+                                && beyond != NO_CELL
+                                && beyond != other
+                            {
                                 next.push((ahead, other, beyond));
                             }
                         }
@@ -371,7 +379,11 @@ mod tests {
                     }
                     for p in (0..n).filter(|&p| p != a && p != b) {
                         let expected = !finishable(board, mode, a, b, p);
-                        assert_eq!(table.is_dead(a, b, p), expected, "{mode:?} boxes {a} {b} player {p}\n{text}");
+                        assert_eq!(
+                            table.is_dead(a, b, p),
+                            expected,
+                            "{mode:?} boxes {a} {b} player {p}\n{text}"
+                        );
                         dead += usize::from(expected);
                     }
                 }

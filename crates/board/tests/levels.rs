@@ -34,8 +34,9 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 11] = [
+const EDGE: [Edge; 12] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
+    Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
     Edge { file: "dead-at-start.xsb", title: "Dead at start", n_boxes: 2, solution: None },
     Edge {
         file: "goal-room.xsb",
@@ -99,11 +100,30 @@ fn invalid_table() -> Vec<(&'static str, Expect)> {
         ("more-boxes-than-goals.xsb", Level(LevelErrorKind::BoxGoalMismatch { boxes: 3, goals: 2 }, 5, None)),
         ("no-boxes.xsb", Level(LevelErrorKind::NoBoxes, 5, None)),
         ("no-player.xsb", Level(LevelErrorKind::NoPlayer, 5, None)),
+        ("non-utf8-row.xsb", Level(LevelErrorKind::UnknownChar('\u{ff}'), 7, Some(4))),
         ("open-edge.xsb", Level(LevelErrorKind::OpenToEdge, 5, Some(4))),
+        ("rle-huge-count.xsb", Level(LevelErrorKind::BadRunLength(String::new()), 6, Some(2))),
         ("text-only.xsb", File(ParseError::NoLevel)),
+        (
+            "too-large.xsb",
+            Level(
+                LevelErrorKind::TooLarge {
+                    what: "floor squares in the player's area",
+                    actual: 128 * 128,
+                    limit: bisolve_board::MAX_CELLS,
+                },
+                6,
+                None,
+            ),
+        ),
+        (
+            "too-many-boxes.xsb",
+            Level(LevelErrorKind::TooLarge { what: "boxes", actual: 1025, limit: 1024 }, 6, None),
+        ),
         ("two-players.xsb", Level(LevelErrorKind::SeveralPlayers { count: 2 }, 7, Some(4))),
         ("unknown-char.xsb", Level(LevelErrorKind::UnknownChar('X'), 7, Some(5))),
         ("utf16.xsb", File(ParseError::Utf16)),
+        ("utf16-be.xsb", File(ParseError::Utf16)),
     ]
 }
 
@@ -141,6 +161,22 @@ fn demo_levels_are_found_by_title_and_index() {
     assert_eq!(c.find("pinwheel").map(|e| e.index), Some(8));
     assert_eq!(c.find("3").and_then(|e| e.title.as_deref()), Some("Side by side"));
     assert!(c.find("11").is_none());
+}
+
+/// Parsed but not yet validated levels are found the same way, and build the same levels.
+#[test]
+fn raw_levels_are_found_like_loaded_ones() {
+    let bytes = read(&repo_file("demo.xsb"));
+    let c = load(&repo_file("demo.xsb"));
+    let raw = bisolve_board::parse::parse_collection(&bytes).expect("demo parses");
+    for key in ["Pinwheel", "pinwheel", "3", " 10 ", "11", "0", "Nothing", ""] {
+        let built = raw.find(key).map(|r| bisolve_board::LevelEntry::from_raw(r.clone()));
+        assert_eq!(built.as_ref().map(|e| e.index), c.find(key).map(|e| e.index), "{key:?}");
+        assert_eq!(built.as_ref().map(|e| e.title.clone()), c.find(key).map(|e| e.title.clone()), "{key:?}");
+        if let Some(entry) = built {
+            assert!(entry.level.is_ok(), "{key:?}");
+        }
+    }
 }
 
 #[test]

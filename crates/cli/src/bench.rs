@@ -9,21 +9,21 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use bisolve_board::{Collection, LevelEntry};
+use bisolve_board::parse::{RawCollection, RawLevel};
 use bisolve_engine::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::args::BenchArgs;
 use crate::config::{limits, Plan};
-use crate::input::{describe_error, label, read_collection};
-use crate::output::{Exit, Out};
+use crate::input::{build, describe_error, label, read_collection};
+use crate::output::{warn, Exit, Out};
 use crate::record::{checked_solution, invalid_record, record, LevelRecord};
 
-/// One level to solve: which file, which entry.
+/// One level to solve: which file, which level (validated by the job that solves it).
 struct Task<'c> {
     file: usize,
-    entry: &'c LevelEntry,
+    raw: &'c RawLevel,
 }
 
 /// What a finished level sends back.
@@ -65,12 +65,12 @@ struct FileSummary {
 pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
     let plan = Plan::new(&args.search, args.threads, &args.pruning)?;
     let limits = limits(args.time_limit, args.memory.as_deref(), args.states, args.jobs as usize)?;
-    let collections: Vec<Collection> =
+    let collections: Vec<RawCollection> =
         args.files.iter().map(|f| read_collection(f)).collect::<Result<_>>()?;
     let tasks: Vec<Task<'_>> = collections
         .iter()
         .enumerate()
-        .flat_map(|(file, c)| c.entries.iter().map(move |entry| Task { file, entry }))
+        .flat_map(|(file, c)| c.levels.iter().map(move |raw| Task { file, raw }))
         .collect();
     let mut json = match &args.json {
         Some(path) => Some(BufWriter::new(
@@ -104,8 +104,11 @@ pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
             let done = done?;
             progress.update(&done.record);
             if let Some(w) = json.as_mut() {
+                // Each record reaches the file when its level ends, so a long run can be
+                // followed (`tail -f`).
                 serde_json::to_writer(&mut *w, &done.record)?;
                 w.write_all(b"\n")?;
+                w.flush()?;
             }
             results[done.file].push(done);
         }
@@ -147,7 +150,7 @@ fn solve_one(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Done> {
-    let entry = task.entry;
+    let entry = &build(task.raw);
     let level = match &entry.level {
         Ok(level) => level,
         Err(e) => {
@@ -310,10 +313,10 @@ impl Progress {
                 last = Instant::now();
                 let elapsed = self.started.elapsed().as_secs_f64();
                 let eta = elapsed / done as f64 * (self.total - done) as f64;
-                eprintln!(
+                warn(&format!(
                     "bench: {done}/{} levels, {solved} solved, {failed} failed, {elapsed:.1} s elapsed, ETA {eta:.0} s",
                     self.total
-                );
+                ));
             }
             None => {}
         }

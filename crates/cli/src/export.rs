@@ -14,6 +14,7 @@ use bisolve_board::{Level, LevelEntry};
 use crate::args::ExportArgs;
 use crate::gif_anim;
 use crate::input::label;
+use crate::output::warn;
 use crate::sok::{write_collection, Layout, SokLevel, SokSolution};
 use crate::svg;
 use crate::timeline::Timeline;
@@ -108,12 +109,12 @@ impl<'a> Exports<'a> {
             write_file(path, text.as_bytes())?;
             if !self.quiet {
                 let solved = self.sok.iter().filter(|l| l.solution.is_some()).count();
-                eprintln!(
+                warn(&format!(
                     "bisolve: wrote {}: {} level{}, {solved} with a solution",
                     path.display(),
                     self.sok.len(),
                     if self.sok.len() == 1 { "" } else { "s" }
-                );
+                ));
             }
         }
         Ok(())
@@ -121,7 +122,7 @@ impl<'a> Exports<'a> {
 
     fn report(&self, path: &Path, t: &Timeline, bytes: usize) {
         if !self.quiet {
-            eprintln!("bisolve: wrote {}: {} frames, {}", path.display(), t.n_frames(), size(bytes));
+            warn(&format!("bisolve: wrote {}: {} frames, {}", path.display(), t.n_frames(), size(bytes)));
         }
     }
 }

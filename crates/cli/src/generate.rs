@@ -34,7 +34,7 @@ use bisolve_board::Level;
 
 use crate::args::{GenerateArgs, PruningArgs};
 use crate::config::{limits, Plan};
-use crate::output::{Exit, Out};
+use crate::output::{warn, Exit, Out};
 use crate::record::checked_solution;
 use crate::sok::{write_collection, Layout, SokLevel, SokSolution};
 use crate::timeline::Timeline;
@@ -436,12 +436,12 @@ pub fn run(args: &GenerateArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Ex
     let started = Instant::now();
     let (made, rejected) = generate(&settings, &plan, &limits, cancel, |g, n| {
         if !args.quiet {
-            eprintln!(
+            warn(&format!(
                 "bisolve: level {n} of {count}: {} pushes, {} moves (attempt {})",
                 g.pushes,
                 g.moves,
                 g.attempt + 1
-            );
+            ));
         }
     })?;
     let mut command = format!(
@@ -490,7 +490,7 @@ pub fn run(args: &GenerateArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Ex
             (Some(lo), Some(hi)) => format!("; pushes {lo} to {hi}, median {}", pushes[pushes.len() / 2]),
             _ => String::new(),
         };
-        eprintln!(
+        warn(&format!(
             "bisolve: made {} of {count} levels in {:.2} s from {} candidates{range} (dropped: {} too easy, {} not solved within the limits, {} duplicates, {} without room)",
             made.len(),
             started.elapsed().as_secs_f64(),
@@ -499,14 +499,14 @@ pub fn run(args: &GenerateArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Ex
             rejected.unsolved,
             rejected.duplicate,
             rejected.no_room,
-        );
+        ));
     }
     Ok(if cancel.load(Ordering::Relaxed) {
         Exit::Interrupted
     } else if made.len() == count {
         Exit::Ok
     } else {
-        eprintln!("bisolve: made only {} of {count} levels in {attempts} attempts", made.len());
+        warn(&format!("bisolve: made only {} of {count} levels in {attempts} attempts", made.len()));
         Exit::NotAllSolved
     })
 }

@@ -1,16 +1,20 @@
 //! Reading level files and choosing levels, with messages that name the file, level and line.
 
+use std::io::Read;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use bisolve_board::{load_collection, Collection, LevelEntry, LevelError};
+use bisolve_board::parse::{parse_collection, RawCollection, RawLevel};
+use bisolve_board::{LevelEntry, LevelError};
 
 /// The most bytes a level file may have: far more than any real collection.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
-/// Reads and parses a level file. Fails (exit 2) when the file cannot be read or holds no
-/// level at all.
-pub fn read_collection(path: &Path) -> Result<Collection> {
+/// Reads and splits a level file into levels. Fails (exit 2) when the file cannot be read or
+/// holds no level at all. Levels are validated (and their boards analysed) one at a time, by
+/// [`build`], when their turn comes: a file of thousands of large levels then costs one
+/// level's board at a time, and the first results come at once.
+pub fn read_collection(path: &Path) -> Result<RawCollection> {
     let name = path.display();
     let meta = std::fs::metadata(path).with_context(|| format!("{name}: cannot read the file"))?;
     if meta.is_dir() {
@@ -22,27 +26,47 @@ pub fn read_collection(path: &Path) -> Result<Collection> {
             meta.len()
         );
     }
-    let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read the file"))?;
-    load_collection(&bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))
+    // The size above is 0 for pipes and devices (`/dev/stdin`, `/dev/zero`): read at most one
+    // byte past the limit, whatever the metadata said.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("{name}: cannot read the file"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        bail!("{name}: more than {MAX_FILE_BYTES} bytes; level files that large are not read");
+    }
+    parse_collection(&bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))
 }
 
-/// The entries to work on: the one `--level` names, or all of them.
-pub fn select<'c>(
-    collection: &'c Collection,
+/// The levels to work on, not yet validated: the one `--level` names, or all of them. For
+/// commands that go through a whole file; build each with [`build`] when its turn comes.
+pub fn select_levels<'c>(
+    collection: &'c RawCollection,
     path: &Path,
     level: Option<&str>,
-) -> Result<Vec<&'c LevelEntry>> {
+) -> Result<Vec<&'c RawLevel>> {
     match level {
-        None => Ok(collection.entries.iter().collect()),
+        None => Ok(collection.levels.iter().collect()),
         Some(key) => match collection.find(key) {
-            Some(e) => Ok(vec![e]),
+            Some(raw) => Ok(vec![raw]),
             None => bail!(
                 "{}: no level {key:?} (the file has {} levels; use a 1-based index or a title)",
                 path.display(),
-                collection.entries.len()
+                collection.levels.len()
             ),
         },
     }
+}
+
+/// The levels to work on, validated: the one `--level` names, or all of them. For commands
+/// that work on one level; a whole file is better gone through with [`select_levels`].
+pub fn select(collection: &RawCollection, path: &Path, level: Option<&str>) -> Result<Vec<LevelEntry>> {
+    Ok(select_levels(collection, path, level)?.into_iter().map(build).collect())
+}
+
+/// Validates one level of a file and builds its board.
+pub fn build(raw: &RawLevel) -> LevelEntry {
+    LevelEntry::from_raw(raw.clone())
 }
 
 /// `FILE:LINE:COL: level N ("title"): problem`.

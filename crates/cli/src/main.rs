@@ -55,7 +55,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) if e.is::<Closed>() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("bisolve: {e:#}");
+            output::warn(&format!("bisolve: {e:#}"));
             ExitCode::from(Exit::Invalid as u8)
         }
     }

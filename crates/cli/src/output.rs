@@ -21,6 +21,12 @@ pub struct Out {
     pub(crate) inner: io::LineWriter<io::Stdout>,
 }
 
+/// Writes one line to standard error. A standard error that cannot be written (closed, or
+/// `2>/dev/full`) is ignored: `eprintln!` would panic there.
+pub fn warn(text: &str) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
 /// Standard output was closed by the reader.
 #[derive(Debug)]
 pub struct Closed;

@@ -21,7 +21,7 @@ use crate::args::{PlayArgs, PruningArgs};
 use crate::config::{limits, Plan};
 use crate::export::{check_speed, Exports};
 use crate::input::{describe_error, label, read_collection, select};
-use crate::output::{Exit, Out};
+use crate::output::{warn, Exit, Out};
 use crate::record::checked_solution;
 use crate::term::{self, Ending};
 use crate::timeline::Timeline;
@@ -78,10 +78,10 @@ fn stored_solution(entry: &LevelEntry, level: &Level) -> Option<String> {
     let found = sections.iter().find(|s| Timeline::from_lurd(level, &s.lurd).is_ok());
     match found {
         Some(s) => {
-            eprintln!("bisolve: {}: playing the solution on line {} ({})", label(entry), s.line, s.title)
+            warn(&format!("bisolve: {}: playing the solution on line {} ({})", label(entry), s.line, s.title))
         }
         None if !sections.is_empty() => {
-            eprintln!("bisolve: {}: no stored solution solves the level; solving it", label(entry))
+            warn(&format!("bisolve: {}: no stored solution solves the level; solving it", label(entry)))
         }
         None => {}
     }
@@ -97,21 +97,21 @@ fn solve(
 ) -> Result<Result<String, Exit>> {
     let plan = Plan::new(&args.search, args.threads, &PruningArgs::default())?;
     let limits = limits(args.time_limit, None, None, 1)?;
-    eprintln!("bisolve: {}: solving it first", label(entry));
+    warn(&format!("bisolve: {}: solving it first", label(entry)));
     let report = plan.solve(level, &limits, cancel).map_err(|e| anyhow!("{}: {e}", label(entry)))?;
     match checked_solution(level, &report)? {
         Some(lurd) => {
-            eprintln!(
+            warn(&format!(
                 "bisolve: {}: solved in {:.3} s ({})",
                 label(entry),
                 report.elapsed.as_secs_f64(),
                 report.strategy
-            );
+            ));
             Ok(Ok(lurd.to_string()))
         }
         None => {
             let note = report.note.as_ref().map_or(String::new(), |n| format!(" ({n})"));
-            eprintln!("bisolve: {}: {}{note}; nothing to play", label(entry), report.outcome.status());
+            warn(&format!("bisolve: {}: {}{note}; nothing to play", label(entry), report.outcome.status()));
             let cancelled =
                 report.outcome == Outcome::Cutoff(Cutoff::Cancelled) || cancel.load(Ordering::Relaxed);
             Ok(Err(if cancelled { Exit::Interrupted } else { Exit::NotAllSolved }))

@@ -8,14 +8,14 @@ use bisolve_board::render::{legend, render_state, Overlay};
 
 use crate::args::{ColorArg, ShowArgs};
 use crate::export::{numbered, picture_title, probe_writable, write_file};
-use crate::input::{describe_error, label, read_collection, select};
-use crate::output::{Exit, Out};
+use crate::input::{build, describe_error, label, read_collection, select_levels};
+use crate::output::{warn, Exit, Out};
 use crate::svg;
 
 /// Runs the show command.
 pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
     let collection = read_collection(&args.file)?;
-    let entries = select(&collection, &args.file, args.select.level.as_deref())?;
+    let entries = select_levels(&collection, &args.file, args.select.level.as_deref())?;
     let color = match args.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
@@ -27,7 +27,8 @@ pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
         probe_writable(&numbered(path, many.then_some(first.index)))?;
     }
     let mut invalid = 0;
-    for entry in &entries {
+    for raw in entries {
+        let entry = &build(raw);
         match &entry.level {
             Ok(level) => {
                 let board = level.board();
@@ -54,7 +55,7 @@ pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
             }
             Err(e) => {
                 invalid += 1;
-                eprintln!("bisolve: {}", describe_error(&args.file, e));
+                warn(&format!("bisolve: {}", describe_error(&args.file, e)));
             }
         }
     }

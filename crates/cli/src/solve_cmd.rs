@@ -11,8 +11,8 @@ use bisolve_engine::{Cutoff, Outcome, Report};
 use crate::args::SolveArgs;
 use crate::config::solve_config;
 use crate::export::Exports;
-use crate::input::{describe_error, label, read_collection, select};
-use crate::output::{Exit, Out};
+use crate::input::{build, describe_error, label, read_collection, select_levels};
+use crate::output::{warn, Exit, Out};
 use crate::record::{checked_solution, invalid_record, per_second, record};
 
 /// Tally of the statuses seen, for the exit code and the summary.
@@ -29,21 +29,22 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
     let (plan, limits) = solve_config(args)?;
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let collection = read_collection(path)?;
-    let entries = select(&collection, path, args.select.level.as_deref())?;
+    let entries = select_levels(&collection, path, args.select.level.as_deref())?;
     let first_index = entries.first().map_or(1, |e| e.index);
     let mut exports = Exports::new(&args.export, &collection.header, first_index, entries.len(), args.quiet)?;
     let started = Instant::now();
     let mut tally = Tally { requested: entries.len(), ..Tally::default() };
-    for entry in entries {
+    for raw in entries {
         if cancel.load(Ordering::Relaxed) {
             tally.cancelled = true;
             break;
         }
+        let entry = &build(raw);
         match &entry.level {
             Err(e) => {
                 tally.invalid += 1;
                 let message = describe_error(path, e);
-                eprintln!("bisolve: {message}");
+                warn(&format!("bisolve: {message}"));
                 if args.json {
                     let rec = invalid_record(path, entry, &plan, message);
                     out.line(&serde_json::to_string(&rec)?)?;

@@ -85,7 +85,8 @@ impl<'a> Stop<'a> {
             flag: AtomicBool::new(false),
             reason: AtomicU8::new(0),
             cancel,
-            deadline: limits.time.map(|t| Instant::now() + t),
+            // A limit too far off to be an instant (`--time-limit 1e20`) is no limit.
+            deadline: limits.time.and_then(|t| Instant::now().checked_add(t)),
             limits,
             open_bytes: (0..workers).map(|_| AtomicUsize::new(0)).collect(),
             inserted: (0..workers).map(|_| CachePadded::new(AtomicUsize::new(0))).collect(),
@@ -175,6 +176,83 @@ impl<'a> Stop<'a> {
     }
 }
 
+/// What a worker should check after a step, as [`Pacer::tick`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Due {
+    /// Nothing yet.
+    Nothing,
+    /// The cancel flag and the time limit.
+    Time,
+    /// Those, and the memory and state limits (which read every shard of the table).
+    All,
+}
+
+/// When a worker checks its limits. A step costs a microsecond on a small level and a tenth
+/// of a second on a board with hundreds of boxes (thousands of children, each with its
+/// matching bound), so a fixed count of steps between checks is either too often or far too
+/// rare: a 1,000-box level once ran 98 s past a 2 s limit before its 256th step. The pacer
+/// counts steps between checks and resizes that count so checks come about every
+/// [`Pacer::PERIOD`], at most every step and at least every [`Pacer::MAX_INTERVAL`] steps;
+/// the table's size is checked at least every [`Pacer::SIZE_PERIOD`].
+#[derive(Debug)]
+pub struct Pacer {
+    steps: u64,
+    interval: u64,
+    last: Instant,
+    last_size: Instant,
+    checks: u32,
+}
+
+impl Default for Pacer {
+    fn default() -> Pacer {
+        Pacer::new()
+    }
+}
+
+impl Pacer {
+    /// The time aimed for between two checks of the clock.
+    pub const PERIOD: Duration = Duration::from_millis(1);
+    /// The most steps between two checks (on fast levels: one clock read per 256 steps).
+    pub const MAX_INTERVAL: u64 = 256;
+    /// The longest time between two checks of the table's size.
+    pub const SIZE_PERIOD: Duration = Duration::from_millis(5);
+    /// Clock checks per size check when both come often.
+    const CHECKS_PER_SIZE: u32 = 16;
+
+    /// A pacer that checks after the first step, then adapts.
+    pub fn new() -> Pacer {
+        let now = Instant::now();
+        Pacer { steps: 0, interval: 1, last: now, last_size: now, checks: 0 }
+    }
+
+    /// Counts one step and says what is due.
+    #[inline]
+    pub fn tick(&mut self) -> Due {
+        self.steps += 1;
+        if self.steps < self.interval {
+            return Due::Nothing;
+        }
+        self.steps = 0;
+        let now = Instant::now();
+        let spent = now.saturating_duration_since(self.last).as_nanos().max(1);
+        self.last = now;
+        // Scale the interval towards one PERIOD of work, by at most a factor of 2 upwards.
+        let target = Pacer::PERIOD.as_nanos();
+        let scaled = (u128::from(self.interval) * target / spent) as u64;
+        self.interval = scaled.clamp(1, (self.interval * 2).min(Pacer::MAX_INTERVAL));
+        self.checks += 1;
+        if self.checks >= Pacer::CHECKS_PER_SIZE
+            || now.saturating_duration_since(self.last_size) >= Pacer::SIZE_PERIOD
+        {
+            self.checks = 0;
+            self.last_size = now;
+            Due::All
+        } else {
+            Due::Time
+        }
+    }
+}
+
 /// Sets the stop flag when dropped during a panic, so one failing worker never leaves the
 /// others running.
 #[derive(Debug)]
@@ -184,6 +262,59 @@ impl Drop for StopOnDrop<'_, '_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
             self.0.set();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_limit_past_the_end_of_time_is_no_limit() {
+        let cancel = AtomicBool::new(false);
+        let stop = Stop::new(Limits { time: Some(Duration::MAX), ..Limits::default() }, &cancel, 1);
+        stop.check_time();
+        assert!(!stop.is_set());
+    }
+
+    #[test]
+    fn pacer_checks_at_the_first_step_and_at_least_every_max_interval() {
+        let mut pacer = Pacer::new();
+        assert_ne!(pacer.tick(), Due::Nothing);
+        let mut since = 0;
+        for _ in 0..100_000 {
+            since += 1;
+            if pacer.tick() != Due::Nothing {
+                assert!(since <= Pacer::MAX_INTERVAL, "{since} steps without a check");
+                since = 0;
+            }
+        }
+    }
+
+    #[test]
+    fn pacer_checks_every_slow_step_and_the_size_every_few() {
+        let mut pacer = Pacer::new();
+        // Fast steps first, so the interval has grown.
+        for _ in 0..10_000 {
+            pacer.tick();
+        }
+        let slow = Duration::from_millis(2);
+        let mut ticks = 0;
+        while pacer.tick() == Due::Nothing {
+            std::thread::sleep(slow);
+            ticks += 1;
+            assert!(ticks <= Pacer::MAX_INTERVAL);
+        }
+        // Every step now takes longer than the period: each one is checked, and the size at
+        // least every SIZE_PERIOD.
+        let mut since_size = 0;
+        for _ in 0..10 {
+            std::thread::sleep(slow);
+            let due = pacer.tick();
+            assert_ne!(due, Due::Nothing);
+            since_size = if due == Due::All { 0 } else { since_size + 1 };
+            assert!(since_size < 3, "{since_size} slow steps without a size check");
         }
     }
 }

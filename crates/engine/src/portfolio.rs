@@ -22,8 +22,8 @@ use bisolve_board::Level;
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 
-use crate::limits::{Cutoff, Limits, Stop, StopOnDrop};
-use crate::solve::{solution_of, Outcome, Report, SolveError};
+use crate::limits::{Cutoff, Due, Limits, Pacer, Stop, StopOnDrop};
+use crate::solve::{dead_root, solution_of, Outcome, Report, SolveError};
 use crate::stats::{SideStats, Stats};
 use crate::strategy::{Directions, Strategy, Weighting};
 use crate::table::VisitedTable;
@@ -145,7 +145,7 @@ trait Search: Send {
     fn seed(&mut self, table: &VisitedTable) -> Option<Found>;
     fn step(&mut self, table: &VisitedTable) -> Step;
     fn generated(&self) -> u64;
-    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], steps: u64);
+    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due);
     fn finish(self: Box<Self>) -> SideStats;
 }
 
@@ -162,14 +162,14 @@ impl<E: Expander> Search for Worker<'_, E> {
     fn generated(&self) -> u64 {
         self.stats.generated
     }
-    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], steps: u64) {
+    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due) {
         if stop.counts_states() {
             self.report_inserted(stop);
         }
-        if steps % 256 == 0 {
+        if due != Due::Nothing {
             stop.check_time();
         }
-        if steps % 4096 == 0 {
+        if due == Due::All {
             stop.report_open_bytes(self.slot(), self.open_bytes());
             let bytes = tables.iter().map(VisitedTable::bytes).sum();
             let states = tables.iter().map(VisitedTable::len).sum();
@@ -222,6 +222,15 @@ pub fn solve_portfolio(
     let start = level.start();
     let forwards: Vec<Forward<'_>> = members.iter().map(|m| Forward::new(board, start, m.push)).collect();
     let backwards: Vec<Backward<'_>> = members.iter().map(|m| Backward::new(board, start, m.pull)).collect();
+    // A direction no member searches is still asked whether its root is dead (see dead_root).
+    let searched =
+        |side: Side| members.iter().any(|m| directions_used(m.strategy.directions).contains(&side));
+    if (!searched(Side::Forward) && forwards.first().is_some_and(dead_root))
+        || (!searched(Side::Backward) && backwards.first().is_some_and(dead_root))
+    {
+        report.elapsed = started.elapsed();
+        return Ok(report);
+    }
     let n_tables = match portfolio.tables {
         TableMode::Separate => members.len(),
         TableMode::Shared => 1,
@@ -357,7 +366,7 @@ fn take_turns(
     mode: TableMode,
     remaining: &[AtomicUsize; 2],
 ) -> End {
-    let mut steps = 0u64;
+    let mut pacer = Pacer::new();
     let side_index = |side: Side| usize::from(side == Side::Backward);
     loop {
         let Some(k) = (0..share.len()).min_by_key(|&k| share[k].search.generated()) else {
@@ -369,8 +378,7 @@ fn take_turns(
             }
             return End::Stopped;
         };
-        steps += 1;
-        share[k].search.stop_check(stop, tables, steps);
+        share[k].search.stop_check(stop, tables, pacer.tick());
         if stop.is_set() {
             return End::Stopped;
         }

@@ -10,7 +10,7 @@ use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 
 use crate::hda::{Group, Mailbox};
-use crate::limits::{Cutoff, Limits, Stop, StopOnDrop};
+use crate::limits::{Cutoff, Limits, Pacer, Stop, StopOnDrop};
 use crate::stats::{SideStats, Stats};
 use crate::stitch::{stitch, StitchError};
 use crate::strategy::{Directions, Strategy};
@@ -145,9 +145,6 @@ enum End {
 /// same shard lock at once.
 const SHARDS_PER_THREAD: usize = 16;
 
-/// Steps between checks of the time limit and the cancel flag.
-const CHECK_EVERY: u64 = 256;
-
 /// Solves a level. `cancel` is polled by every worker (set it from a Ctrl-C handler).
 pub fn solve(
     level: &Level,
@@ -178,6 +175,10 @@ pub fn solve(
     let directions = config.strategy.directions;
     let use_fwd = directions != Directions::Backward;
     let use_bwd = directions != Directions::Forward;
+    if (!use_fwd && dead_root(&fwd)) || (!use_bwd && dead_root(&bwd)) {
+        report.elapsed = started.elapsed();
+        return Ok(report);
+    }
     // Threads per direction: one thread takes turns between both directions.
     let (n_fwd, n_bwd) = match directions {
         Directions::Forward => (threads, 0),
@@ -233,6 +234,14 @@ pub fn solve(
     Ok(report)
 }
 
+/// True when a direction has no root: forward, the start position is already dead (a box on
+/// a dead square, frozen, or no matching of boxes to goals); backward, no solved position can
+/// be pulled from. Either proves the level unsolvable, so a search in the other direction
+/// alone need not run until it is exhausted to find out.
+pub(crate) fn dead_root<E: Expander>(exp: &E) -> bool {
+    exp.roots(&mut exp.new_scratch()).is_empty()
+}
+
 /// Rebuilds the push sequence of what a worker found, writes it as LURD and replays it on the
 /// level.
 pub(crate) fn solution_of<F: Expander, B: Expander>(
@@ -255,20 +264,18 @@ pub(crate) fn solution_of<F: Expander, B: Expander>(
     Ok(Solution { lurd: steps_to_lurd(&steps), moves: counts.moves, pushes: counts.pushes, found_by })
 }
 
-/// Checks the limits every few hundred steps; true once the search must stop.
+/// Counts a step, checks the limits when the pacer says they are due; true once the search
+/// must stop.
 fn must_stop<E: Expander>(
     w: &mut Worker<'_, E>,
     table: &VisitedTable,
     stop: &Stop<'_>,
-    steps: &mut u64,
+    pacer: &mut Pacer,
 ) -> bool {
-    *steps += 1;
     if stop.counts_states() {
         w.report_inserted(stop);
     }
-    if *steps % CHECK_EVERY == 0 {
-        w.check_limits(stop, table, *steps);
-    }
+    w.check_limits(stop, table, pacer.tick());
     stop.is_set()
 }
 
@@ -284,7 +291,7 @@ fn run_interleaved<F: Expander, B: Expander>(
     table: &VisitedTable,
     stop: &Stop<'_>,
 ) -> End {
-    let mut steps = 0u64;
+    let mut pacer = Pacer::new();
     loop {
         let forward_turn = match (&fw, &bw) {
             (Some(f), Some(b)) => f.stats.generated <= b.stats.generated,
@@ -293,13 +300,13 @@ fn run_interleaved<F: Expander, B: Expander>(
         };
         let step = match (forward_turn, fw.as_deref_mut(), bw.as_deref_mut()) {
             (true, Some(w), _) => {
-                if must_stop(w, table, stop, &mut steps) {
+                if must_stop(w, table, stop, &mut pacer) {
                     return End::Stopped;
                 }
                 w.step(table, None)
             }
             (_, _, Some(w)) => {
-                if must_stop(w, table, stop, &mut steps) {
+                if must_stop(w, table, stop, &mut pacer) {
                     return End::Stopped;
                 }
                 w.step(table, None)
@@ -385,9 +392,11 @@ fn run_member<E: Expander>(
     table: &VisitedTable,
     stop: &Stop<'_>,
 ) -> End {
+    let mut pacer = Pacer::new();
     let mut steps = 0u64;
     loop {
-        if must_stop(w, table, stop, &mut steps) {
+        steps += 1;
+        if must_stop(w, table, stop, &mut pacer) {
             return End::Stopped;
         }
         w.receive(&mut mailbox);

@@ -4,7 +4,7 @@ use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, Side};
 use bisolve_board::{Cell, State, Zobrist};
 
 use crate::hda::Mailbox;
-use crate::limits::Stop;
+use crate::limits::{Due, Stop};
 use crate::open::OpenList;
 use crate::stats::SideStats;
 use crate::strategy::{Strategy, Weighting};
@@ -218,8 +218,11 @@ impl<'a, E: Expander> Worker<'a, E> {
                         // for work; then the ones worse than their parent go to their hash
                         // owners. Sending every child to its owner (plain HDA*) scattered
                         // greedy dives: an open room that one thread solves in 240
-                        // expansions took over 300,000 on two threads.
-                        Some(m) if (p, s) > parent_keys && m.someone_hungry() => {
+                        // expansions took over 300,000 on two threads. "Worse" is by the
+                        // primary key only: judged with the tie-break too, inertia sent away
+                        // every equal child that moves another box, which scattered the dive
+                        // again (forward, 4 threads: the open room timed out 3 times in 30).
+                        Some(m) if p > parent_keys.0 && m.someone_hungry() => {
                             let owner = m.owner(child.fp.key());
                             if owner == m.id() {
                                 self.open.push(p, s, &self.child_node);
@@ -253,10 +256,14 @@ impl<'a, E: Expander> Worker<'a, E> {
         stop.report_inserted(self.slot, self.stats.inserted as usize);
     }
 
-    /// Publishes this worker's memory use and checks the limits. Call every few hundred steps.
-    pub fn check_limits(&mut self, stop: &Stop<'_>, table: &VisitedTable, steps: u64) {
+    /// Checks the time limit and, when `due` says so, publishes this worker's memory use and
+    /// checks the size limits.
+    pub fn check_limits(&mut self, stop: &Stop<'_>, table: &VisitedTable, due: Due) {
+        if due == Due::Nothing {
+            return;
+        }
         stop.check_time();
-        if steps % 4096 == 0 {
+        if due == Due::All {
             stop.report_open_bytes(self.slot, self.open.bytes());
             stop.check_size(table.bytes(), table.len());
         }

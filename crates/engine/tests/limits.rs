@@ -7,7 +7,7 @@
 mod common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use bisolve_board::Level;
@@ -23,31 +23,17 @@ fn serial() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// A level no strategy solves in seconds: XSokoban 29, or, without shared data, twenty
-/// boxes to pack into a goal room through one door (the one-thread searches used with it
-/// here do not finish in seconds). The flag says whether it is XSokoban 29. (Microban 153
-/// served here until merged PI-corrals brought it down from 14 s to half a second.)
-fn hard_level() -> (Level, bool) {
+/// A level no strategy solves in seconds: XSokoban 29 (Microban 153 served until merged
+/// PI-corrals brought it down from 14 s to half a second), or, without shared data,
+/// `levels/engine/endless.xsb` (an unsolvable trap beside a large room of free boxes; the file
+/// says why no search ends on it).
+fn hard_level() -> Level {
     if let Some(levels) = common::shared_collection("xsokoban-1-45.xsb") {
         let level = levels.into_iter().nth(28).expect("XSokoban 1-45 has 45 levels");
         assert_eq!(level.index(), 29);
-        return (level, true);
+        return level;
     }
-    let level = level(
-        "\
-##########################
-#@                       #
-#  $ $ $ $ $ $ $ $ $ $   #
-#    #       #      #    #
-#  $ $ $ $ $ $ $ $ $ $   #
-#                        #
-############ ############
-       #           #
-       #.....  ....#
-       #...........#
-       #############",
-    );
-    (level, false)
+    common::engine_level("endless.xsb", 1)
 }
 
 /// Solves with the given limits and cancel flag; any solution is checked.
@@ -71,7 +57,7 @@ fn assert_stats_filled(report: &Report, what: &str) {
 #[test]
 fn time_limit_stops_within_margin() {
     let _serial = serial();
-    let (level, _) = hard_level();
+    let level = hard_level();
     let limit = Duration::from_secs(1);
     for threads in [1, 2] {
         let limits = Limits { time: Some(limit), ..Limits::default() };
@@ -89,13 +75,10 @@ fn time_limit_stops_within_margin() {
 #[test]
 fn time_limit_stops_every_direction() {
     let _serial = serial();
-    let (level, shared) = hard_level();
+    let level = hard_level();
     let limit = Duration::from_millis(300);
-    // Several workers per direction search in an order that varies from run to run; only
-    // XSokoban 29 is hard enough for every such order.
-    let thread_counts: &[usize] = if shared { &[1, 2] } else { &[1] };
     for strategy in ["forward", "backward", "astar", "wastar"] {
-        for &threads in thread_counts {
+        for threads in [1, 2] {
             let limits = Limits { time: Some(limit), ..Limits::default() };
             let cancel = AtomicBool::new(false);
             let (report, wall) = solve_timed(&level, &config(strategy, threads), &limits, &cancel);
@@ -110,7 +93,7 @@ fn time_limit_stops_every_direction() {
 #[test]
 fn cancel_flag_set_before_the_solve_stops_it_at_once() {
     let _serial = serial();
-    let (level, _) = hard_level();
+    let level = hard_level();
     for threads in [1, 2] {
         let cancel = AtomicBool::new(true);
         let (report, wall) =
@@ -123,7 +106,7 @@ fn cancel_flag_set_before_the_solve_stops_it_at_once() {
 #[test]
 fn cancel_flag_set_from_another_thread_stops_the_solve() {
     let _serial = serial();
-    let (level, _) = hard_level();
+    let level = hard_level();
     for threads in [1, 2] {
         let cancel = AtomicBool::new(false);
         let cfg = config("bidirectional", threads);
@@ -153,7 +136,7 @@ fn cancel_flag_set_from_another_thread_stops_the_solve() {
 #[test]
 fn state_limit_stops_with_states() {
     let _serial = serial();
-    let (level, _) = hard_level();
+    let level = hard_level();
     for threads in [1, 2] {
         let limits = Limits { states: Some(1000), time: Some(Duration::from_secs(30)), ..Limits::default() };
         let (report, _) =
@@ -168,7 +151,7 @@ fn state_limit_stops_with_states() {
 #[test]
 fn memory_limit_stops_with_memory() {
     let _serial = serial();
-    let (level, _) = hard_level();
+    let level = hard_level();
     for threads in [1, 2] {
         let limits =
             Limits { memory: Some(64 * 1024), time: Some(Duration::from_secs(30)), ..Limits::default() };
@@ -203,7 +186,7 @@ fn generous_limits_do_not_change_the_answer() {
 #[test]
 fn state_limit_is_not_overshot() {
     let _serial = serial();
-    let (hard, _) = hard_level();
+    let hard = hard_level();
     let mut levels = vec![hard];
     if let Some(microban) = common::shared_collection("microban.xsb") {
         levels.push(microban.into_iter().nth(99).expect("Microban 100"));
@@ -227,4 +210,69 @@ fn state_limit_is_not_overshot() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// An open 125 x 125 room with 600 boxes and as many goals scattered over it (a fixed
+/// pseudo-random layout): every expansion generates thousands of children, each with a
+/// matching over hundreds of boxes, so one step takes tens of milliseconds. Built once.
+fn crowded_room() -> &'static Level {
+    static LEVEL: OnceLock<Level> = OnceLock::new();
+    LEVEL.get_or_init(|| build_crowded_room(600))
+}
+
+fn build_crowded_room(n_boxes: usize) -> Level {
+    const SIDE: usize = 127;
+    let mut grid = vec![vec![b' '; SIDE]; SIDE];
+    for (y, row) in grid.iter_mut().enumerate() {
+        for (x, sq) in row.iter_mut().enumerate() {
+            if x == 0 || y == 0 || x == SIDE - 1 || y == SIDE - 1 {
+                *sq = b'#';
+            }
+        }
+    }
+    grid[1][1] = b'@';
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut placed = 0;
+    while placed < 2 * n_boxes {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let (x, y) =
+            (2 + (seed % (SIDE as u64 - 4)) as usize, 2 + ((seed >> 32) % (SIDE as u64 - 4)) as usize);
+        if grid[y][x] == b' ' {
+            grid[y][x] = if placed < n_boxes { b'$' } else { b'.' };
+            placed += 1;
+        }
+    }
+    let text: Vec<String> = grid.into_iter().map(|r| String::from_utf8(r).expect("ASCII")).collect();
+    level(&text.join("\n"))
+}
+
+/// Regression: the limits were checked every 256 steps, and on a board with 600 boxes 256 steps
+/// took over 30 s, so a 1 s limit stopped the search after 32 s. Checks now adapt to the cost
+/// of a step; the margin here allows a few slow steps on a loaded machine.
+#[test]
+fn time_limit_stops_searches_with_slow_steps() {
+    let _serial = serial();
+    let level = crowded_room();
+    let limit = Duration::from_secs(1);
+    let limits = Limits { time: Some(limit), ..Limits::default() };
+    let (report, _) = solve_timed(level, &config("bidirectional", 1), &limits, &AtomicBool::new(false));
+    assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time));
+    assert!(report.elapsed <= limit + Duration::from_secs(5), "stopped after {:?}", report.elapsed);
+    assert_stats_filled(&report, "600 boxes");
+}
+
+/// The same for the memory limit: checked by time as well as by steps, it stops a search of
+/// slow steps before the open lists and table grow far past it.
+#[test]
+fn memory_limit_stops_searches_with_slow_steps() {
+    let _serial = serial();
+    let level = crowded_room();
+    let memory = 8 << 20;
+    let limits = Limits { memory: Some(memory), time: Some(Duration::from_secs(60)), ..Limits::default() };
+    let (report, _) = solve_timed(level, &config("bidirectional", 1), &limits, &AtomicBool::new(false));
+    assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Memory));
+    let held = report.stats.table_bytes + report.stats.peak_open_bytes;
+    assert!(held <= 4 * memory, "{held} bytes held at the stop, limit {memory}");
 }

@@ -7,15 +7,18 @@
 //! file that has no line of its own. The prose form `; Expected: valid, solved (5 pushes at
 //! best).` is read the same way: the first of the words `unsolvable` / `solved` after
 //! `Expected:` is the outcome (neither word: no expectation), and `N pushes at best` is the
-//! fewest pushes, which A* on one thread must find. A level with no expectation must only
-//! not fail: any solution it gets must replay, and a time-out is accepted.
+//! fewest pushes, which A* on one thread must find. `; expect: endless` marks a level no
+//! search finishes (the limit tests' stand-in for a hard level): it is searched up to a
+//! state limit, which must stop it with neither a solution nor a proof. A level with no
+//! expectation must only not fail: any solution it gets must replay, and a time-out is
+//! accepted.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
 use bisolve_board::Level;
-use bisolve_engine::Outcome;
+use bisolve_engine::{Cutoff, Limits, Outcome};
 use common::{expect_solved, load_file, repo_levels, run, run_named};
 
 /// What a level file says a level's outcome must be.
@@ -24,6 +27,8 @@ enum Expect {
     /// Solved; with the fewest pushes when the file gives them.
     Solved(Option<usize>),
     Unsolvable,
+    /// Neither solved nor proved unsolvable by any search in reasonable time.
+    Endless,
 }
 
 /// Every `.xsb` and `.sok` file under `dir`, recursively, except under `levels/invalid/`;
@@ -86,8 +91,9 @@ fn expect_lines(path: &Path, bytes: &[u8]) -> Vec<(usize, Expect)> {
             match value.trim() {
                 "solved" => Expect::Solved(None),
                 "unsolvable" => Expect::Unsolvable,
+                "endless" => Expect::Endless,
                 other => panic!(
-                    "{} line {}: unknown expectation {other:?} (use solved or unsolvable)",
+                    "{} line {}: unknown expectation {other:?} (use solved, unsolvable or endless)",
                     path.display(),
                     i + 1
                 ),
@@ -124,8 +130,16 @@ fn expectations(lines: &[(usize, Expect)], first_lines: &[usize]) -> Vec<Option<
 /// Solves one repository level with the default configuration and a 10 s limit (`run`
 /// replays any solution).
 fn check_repo_level(file: &str, level: &Level, expect: Option<Expect>) -> Result<(), String> {
-    let report = run(level, &bisolve_engine::Config::default(), &common::time_limit(10.0));
     let what = format!("{file} level {} ({})", level.index(), level.name());
+    if expect == Some(Expect::Endless) {
+        let limits = Limits { states: Some(200_000), ..Limits::default() };
+        let report = run(level, &bisolve_engine::Config::default(), &limits);
+        return match report.outcome {
+            Outcome::Cutoff(Cutoff::States) => Ok(()),
+            other => Err(format!("{what}: expected no end within 200000 states, got {other:?}")),
+        };
+    }
+    let report = run(level, &bisolve_engine::Config::default(), &common::time_limit(10.0));
     if level.walled_off().is_some() && report.outcome != Outcome::Unsolvable {
         return Err(format!(
             "{what}: a walled-off box or goal must make it unsolvable, got {:?}",
