@@ -21,8 +21,25 @@ ci:
 solve FILE *ARGS:
     cargo run --release -- {{FILE}} {{ARGS}}
 
-# Benchmarks: criterion micro-benchmarks and collection runs.
-bench:
+# Collection benchmark: `bisolve bench` over every shared set (Microban I and II, Sasquatch,
+# XSokoban 1-45, the three Boxoban files), writing the summary table to
+# benches/results/DATE-STRATEGY.txt (kept in git) and the per-level records to a .json beside
+# it (ignored). E.g. `just bench 10 2 portfolio`.
+bench TIME="10" THREADS="2" STRATEGY="bidirectional":
+    cargo build --release
+    mkdir -p benches/results
+    out="benches/results/$(date +%F)-{{STRATEGY}}"; \
+    {   echo "# $(date -u '+%F %H:%M UTC') $(git rev-parse --short HEAD): bisolve bench --time-limit {{TIME}} --threads {{THREADS}} --strategy {{STRATEGY}} on $(nproc) cores"; \
+        target/release/bisolve bench ../shared/levels/microban.xsb ../shared/levels/microban2.xsb \
+            ../shared/levels/sasquatch.xsb ../shared/levels/xsokoban-1-45.xsb \
+            --time-limit {{TIME}} --threads {{THREADS}} --strategy {{STRATEGY}} --json "$out.json"; \
+        target/release/bisolve bench ../shared/levels/boxoban-medium-train-000.txt \
+            ../shared/levels/boxoban-unfiltered-test-000.txt ../shared/levels/boxoban-hard-000.txt \
+            --time-limit {{TIME}} --threads 1 --jobs {{THREADS}} --strategy {{STRATEGY}} --json "$out-boxoban.json"; \
+    } | tee "$out.txt"
+
+# Criterion micro-benchmarks: parsing, reach, move generation, bounds, deadlock tests, table.
+bench-micro:
     cargo bench --workspace
 
 # Fuzz one target (parse, verify or solve) for SECS seconds; needs `cargo install cargo-fuzz`
