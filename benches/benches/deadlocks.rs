@@ -1,13 +1,16 @@
 //! The forward deadlock tests, each on its own, over every state of a solution path: freeze
 //! (`FreezeCheck::check` on every box), PI-corrals (`CorralCheck::find`), the tunnel rule
-//! (`tunnel::forced_box`) and the distance tables around boxes frozen on goals
-//! (`Board::goal_distances_with_frozen`). Then the whole forward expansion with each technique
-//! switched off in turn, to show what each costs (or saves) inside an expansion.
+//! (`tunnel::forced_box`), the distance tables around boxes frozen on goals
+//! (`Board::goal_distances_with_frozen`), and the pair deadlock tables of both directions
+//! (`PairTable::new` once per level, `PairTable::is_dead` on every pair of boxes). Then the
+//! whole forward expansion with each technique switched off in turn, to show what each costs
+//! (or saves) inside an expansion.
 
 use std::hint::black_box;
 
 use bisolve_benches::{fixtures, Fixture, MEASUREMENT, WARM_UP};
 use bisolve_board::bound::BoundKind;
+use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander};
 use bisolve_board::{BoxMap, Cell, Reach};
 use bisolve_push::corral::{Corral, CorralCheck};
@@ -122,6 +125,46 @@ fn tests(c: &mut Criterion) {
     group.finish();
 }
 
+/// Building the pair tables (once per level, before the search) and looking up every pair of
+/// boxes of every path state, as the forward search does for the pushed box.
+fn pairs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("pairs");
+    group.sample_size(10);
+    for f in fixtures() {
+        let board = f.level.board();
+        for (mode, name) in [(PairMode::Push, "push"), (PairMode::Pull, "pull")] {
+            let Some(table) = PairTable::new(board, mode) else {
+                eprintln!("pairs: {}: no {name} table (more than 400 floor cells)", f.name);
+                continue;
+            };
+            eprintln!("pairs: {}: {name} table: {} dead pairs", f.name, table.n_dead());
+            group.throughput(Throughput::Elements(1));
+            group.bench_function(BenchmarkId::new(format!("build_{name}"), &f.name), |b| {
+                b.iter(|| PairTable::new(black_box(board), mode).map_or(0, |t| t.n_dead()));
+            });
+            if mode == PairMode::Pull {
+                continue;
+            }
+            let n_pairs: usize = f.states.iter().map(|s| s.boxes.len() * (s.boxes.len() - 1) / 2).sum();
+            group.throughput(Throughput::Elements(n_pairs as u64));
+            group.bench_function(BenchmarkId::new("is_dead", &f.name), |b| {
+                b.iter(|| {
+                    let mut dead = 0usize;
+                    for s in &f.states {
+                        for (i, &a) in s.boxes.iter().enumerate() {
+                            for &b in &s.boxes[i + 1..] {
+                                dead += usize::from(table.is_dead(black_box(a), b, s.player));
+                            }
+                        }
+                    }
+                    dead
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
 /// The forward expansion with every technique on, then with each switched off alone.
 fn configs() -> Vec<(&'static str, PushConfig)> {
     let on = PushConfig::default();
@@ -132,6 +175,8 @@ fn configs() -> Vec<(&'static str, PushConfig)> {
         ("no_tunnels", PushConfig { tunnels: false, ..on }),
         ("no_frozen_goals", PushConfig { frozen_goals: false, ..on }),
         ("no_corrals", PushConfig { corrals: false, ..on }),
+        ("no_corral_deadlocks", PushConfig { corral_deadlocks: false, ..on }),
+        ("no_pair_deadlocks", PushConfig { pair_deadlocks: false, ..on }),
         ("bound_nearest", PushConfig { bound: BoundKind::Nearest, ..on }),
     ]
 }
@@ -170,6 +215,6 @@ fn expand_without(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(WARM_UP).measurement_time(MEASUREMENT);
-    targets = tests, expand_without
+    targets = tests, pairs, expand_without
 }
 criterion_main!(benches);

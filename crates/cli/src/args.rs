@@ -93,8 +93,9 @@ pub struct SearchArgs {
     /// `--strategy portfolio`.
     #[arg(long, value_name = "A,B,...")]
     pub portfolio: Option<String>,
-    /// Whether portfolio members share one visited table.
-    #[arg(long, value_enum, default_value_t = TablesArg::Separate)]
+    /// Whether portfolio members share one visited table (a forward state of one member can
+    /// meet a backward state of another) or each keeps its own.
+    #[arg(long, value_enum, default_value_t = TablesArg::Shared)]
     pub portfolio_tables: TablesArg,
 }
 

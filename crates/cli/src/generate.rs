@@ -567,7 +567,7 @@ mod tests {
             &crate::args::SearchArgs {
                 strategy: "bidirectional".into(),
                 portfolio: None,
-                portfolio_tables: crate::args::TablesArg::Separate,
+                portfolio_tables: crate::args::TablesArg::Shared,
             },
             1,
             &PruningArgs::default(),

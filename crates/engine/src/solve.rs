@@ -132,6 +132,9 @@ pub enum SolveError {
     /// A worker thread panicked.
     #[error("internal error: a search thread panicked")]
     Panic,
+    /// The portfolio's thread pool could not be started.
+    #[error("could not start the search threads: {0}")]
+    Threads(String),
 }
 
 /// How the searches ended, before stitching.
