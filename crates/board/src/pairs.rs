@@ -47,6 +47,9 @@ pub struct PairTable {
     /// Pairs that split the floor: an area label per cell (`u8::MAX` for the boxes' cells and
     /// cells of no area), and per area whether it is dead.
     split: HashMap<(Cell, Cell), Split>,
+    /// One bit per pair, as in `dead_everywhere`: set when the pair is in `split`, so the
+    /// common case (no entry) costs no hashing.
+    split_bits: Vec<u64>,
     /// How many pairs (in some area) the table calls dead.
     n_dead: usize,
 }
@@ -81,6 +84,9 @@ impl PairTable {
         let bit = a as usize * self.n + b as usize;
         if self.dead_everywhere[bit / 64] & (1 << (bit % 64)) != 0 {
             return true;
+        }
+        if self.split_bits[bit / 64] & (1 << (bit % 64)) == 0 {
+            return false;
         }
         match self.split.get(&(a, b)) {
             None => false,
@@ -255,6 +261,7 @@ impl<'a> Builder<'a> {
         let n = self.n;
         let mut dead_everywhere = vec![0u64; (n * n).div_ceil(64)];
         let mut split = HashMap::new();
+        let mut split_bits = vec![0u64; (n * n).div_ceil(64)];
         let mut n_dead = 0;
         for a in 0..n as Cell {
             if self.is_dead_square(a) {
@@ -285,13 +292,15 @@ impl<'a> Builder<'a> {
                             n_dead += 1;
                         } else if count > 0 {
                             n_dead += count;
+                            let bit = a as usize * n + b as usize;
+                            split_bits[bit / 64] |= 1 << (bit % 64);
                             split.insert((a, b), Split { area_of, dead });
                         }
                     }
                 }
             }
         }
-        PairTable { n, dead_everywhere, split, n_dead }
+        PairTable { n, dead_everywhere, split, split_bits, n_dead }
     }
 }
 
