@@ -18,6 +18,7 @@ pub mod pairs;
 pub mod parse;
 mod reach;
 pub mod render;
+pub mod rooms;
 pub mod search;
 mod state;
 

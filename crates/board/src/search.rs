@@ -33,32 +33,50 @@ impl Side {
     }
 }
 
-/// A push or a pull in 16 bits: the cell the box moved to (14 bits) and the direction it
-/// moved in (2 bits). [`PackedMove::ROOT`] marks a state that no move led to.
+/// A push or a pull in 17 bits: the cell the box moved to (14 bits), the direction it moved
+/// in (2 bits), and whether the move is a macro (several pushes of one box, which only the
+/// expander that made it knows how to undo; see [`crate::rooms`]). [`PackedMove::ROOT`]
+/// marks a state that no move led to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PackedMove(u16);
+pub struct PackedMove(u32);
+
+/// The bit of [`PackedMove::bits`] that marks a macro.
+pub const MACRO_BIT: u32 = 1 << 16;
 
 impl PackedMove {
     /// No move: the state is a root of its search.
-    pub const ROOT: PackedMove = PackedMove(u16::MAX);
+    pub const ROOT: PackedMove = PackedMove(u16::MAX as u32);
 
     /// The box moved in `dir` and arrived on `to`.
     #[inline]
     pub fn new(to: Cell, dir: Dir) -> PackedMove {
         debug_assert!((to as usize) < crate::board::MAX_CELLS);
-        PackedMove((to << 2) | dir as u16)
+        PackedMove((u32::from(to) << 2) | dir as u32)
     }
 
-    /// The 16 bits.
+    /// A macro that ended with the box on `to`; `dir` is whatever its expander needs to undo
+    /// it.
     #[inline]
-    pub fn bits(self) -> u16 {
+    pub fn new_macro(to: Cell, dir: Dir) -> PackedMove {
+        PackedMove(PackedMove::new(to, dir).0 | MACRO_BIT)
+    }
+
+    /// The 17 bits.
+    #[inline]
+    pub fn bits(self) -> u32 {
         self.0
     }
 
-    /// From 16 bits written by [`PackedMove::bits`].
+    /// From bits written by [`PackedMove::bits`] (higher bits ignored).
     #[inline]
-    pub fn from_bits(bits: u16) -> PackedMove {
-        PackedMove(bits)
+    pub fn from_bits(bits: u32) -> PackedMove {
+        PackedMove(bits & (MACRO_BIT | 0xFFFF))
+    }
+
+    /// True for a macro move.
+    #[inline]
+    pub fn is_macro(self) -> bool {
+        self.0 & MACRO_BIT != 0
     }
 
     /// True for [`PackedMove::ROOT`].
@@ -73,7 +91,7 @@ impl PackedMove {
         if self.is_root() {
             NO_CELL
         } else {
-            self.0 >> 2
+            ((self.0 & 0xFFFF) >> 2) as Cell
         }
     }
 
@@ -88,6 +106,8 @@ impl std::fmt::Debug for PackedMove {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.is_root() {
             f.write_str("ROOT")
+        } else if self.is_macro() {
+            write!(f, "macro {}->{}", self.dir(), self.to())
         } else {
             write!(f, "{}->{}", self.dir(), self.to())
         }
@@ -124,13 +144,19 @@ pub struct Child {
     pub h: u32,
     /// True if the child is a goal of its search.
     pub goal: bool,
+    /// True if the move is a macro (several pushes of one box).
+    pub is_macro: bool,
 }
 
 impl Child {
     /// The move that made this child, packed.
     #[inline]
     pub fn packed(&self) -> PackedMove {
-        PackedMove::new(self.to, self.dir)
+        if self.is_macro {
+            PackedMove::new_macro(self.to, self.dir)
+        } else {
+            PackedMove::new(self.to, self.dir)
+        }
     }
 }
 
@@ -175,8 +201,16 @@ pub trait Expander: Sync {
     /// `None` if the move cannot have led to `state`.
     fn parent(&self, state: &State, mv: PackedMove) -> Option<State>;
 
-    /// The move written as a forward push. A pull read in reverse is a push.
-    fn as_push(&self, mv: PackedMove) -> Push;
+    /// The move written as forward pushes, appended to `out`: one push, or several for a
+    /// macro. A pull read in reverse is a push.
+    fn as_pushes(&self, mv: PackedMove, out: &mut Vec<Push>);
+
+    /// False when the search may leave out moves that every solution needs (macros with a
+    /// cut): running out of states then proves nothing, and the engine lets only the other
+    /// direction decide that a level is unsolvable.
+    fn complete(&self) -> bool {
+        true
+    }
 
     /// How many children each pruning test cut in this scratch so far.
     fn prune_counts(&self, scratch: &Self::Scratch) -> Vec<PruneCount>;

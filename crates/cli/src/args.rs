@@ -137,6 +137,14 @@ pub struct PruningArgs {
     /// Do not prune pushes that leave two boxes in a position they alone can never finish.
     #[arg(long)]
     pub no_pair_deadlocks: bool,
+    /// Do not take a box that reaches a goal room's entrance on to the room's next goal in
+    /// one move (goal macros; also turns off the goal cut).
+    #[arg(long)]
+    pub no_goal_macros: bool,
+    /// Keep every push in a state that has a goal macro (by default only the macros are
+    /// kept there, in searches with a backward side).
+    #[arg(long)]
+    pub no_goal_cut: bool,
     /// Do not prune pulls onto squares that cannot return to a start square.
     #[arg(long)]
     pub no_pull_dead_squares: bool,

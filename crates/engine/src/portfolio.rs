@@ -147,6 +147,7 @@ pub fn default_members() -> Vec<Member> {
 /// One search of a portfolio, whatever its direction: the runner only steps it.
 trait Search: Send {
     fn side(&self) -> Side;
+    fn complete(&self) -> bool;
     fn seed(&mut self, table: &VisitedTable) -> Option<Found>;
     fn step(&mut self, table: &VisitedTable) -> Step;
     fn generated(&self) -> u64;
@@ -157,6 +158,9 @@ trait Search: Send {
 impl<E: Expander> Search for Worker<'_, E> {
     fn side(&self) -> Side {
         Worker::side(self)
+    }
+    fn complete(&self) -> bool {
+        Worker::complete(self)
     }
     fn seed(&mut self, table: &VisitedTable) -> Option<Found> {
         self.seed_always(table)
@@ -225,7 +229,8 @@ pub fn solve_portfolio(
     }
     let board = level.board();
     let start = level.start();
-    let forwards: Vec<Forward<'_>> = members.iter().map(|m| Forward::new(board, start, m.push)).collect();
+    let forwards: Vec<Forward<'_>> =
+        members.iter().map(|m| Forward::new(board, start, m.strategy.forward_config(m.push))).collect();
     let backwards: Vec<Backward<'_>> = members.iter().map(|m| Backward::new(board, start, m.pull)).collect();
     // A dead root in either direction, under any member's pruning (each is sound), proves the
     // level unsolvable before any search starts; with one shared table a member's dry search
@@ -395,6 +400,11 @@ fn take_turns(
         match slot.search.step(&tables[slot.table]) {
             Step::Continue => {}
             Step::Found(found) => return End::Found { member: slot.member, table: slot.table, found },
+            // A search that may skip moves proves nothing by running dry; the searches of its
+            // side still count as running, so that side never claims a proof.
+            Step::Exhausted if !slot.search.complete() => {
+                share.swap_remove(k);
+            }
             Step::Exhausted => {
                 let member = slot.member;
                 let side = slot.search.side();

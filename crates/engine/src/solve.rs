@@ -141,6 +141,9 @@ pub enum SolveError {
 enum End {
     Found(Found),
     Exhausted,
+    /// A search that may skip moves (see [`Expander::complete`]) ran dry: it proves nothing,
+    /// and the others go on.
+    Dry,
     Stopped,
 }
 
@@ -172,7 +175,7 @@ pub fn solve(
     }
     let board = level.board();
     let start = level.start();
-    let fwd = Forward::new(board, start, config.push);
+    let fwd = Forward::new(board, start, config.strategy.forward_config(config.push));
     let bwd = Backward::new(board, start, config.pull);
     let table = VisitedTable::new(SHARDS_PER_THREAD * threads);
     let directions = config.strategy.directions;
@@ -224,7 +227,7 @@ pub fn solve(
     };
     report.outcome = match end {
         End::Exhausted => Outcome::Unsolvable,
-        End::Stopped => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
+        End::Stopped | End::Dry => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
         End::Found(found) => Outcome::Solved(solution_of(
             level,
             use_fwd.then_some(&fwd),
@@ -318,7 +321,11 @@ fn run_interleaved<F: Expander, B: Expander>(
         };
         match step {
             Step::Continue => {}
-            // A side that runs dry has proven the level unsolvable on its own.
+            // A side that runs dry has proven the level unsolvable on its own, unless it may
+            // have skipped moves; then the other side goes on alone.
+            Step::Exhausted if forward_turn && fw.as_ref().is_some_and(|w| !w.complete()) && bw.is_some() => {
+                fw = None;
+            }
             Step::Exhausted => return End::Exhausted,
             Step::Found(f) => return End::Found(f),
         }
@@ -362,7 +369,7 @@ fn run_groups<F: Expander, B: Expander>(
         match end.map_err(|_| SolveError::Panic)? {
             End::Found(f) => return Ok(End::Found(f)),
             End::Exhausted => result = End::Exhausted,
-            End::Stopped => {}
+            End::Stopped | End::Dry => {}
         }
     }
     Ok(result)
@@ -380,7 +387,7 @@ fn spawn_member<'scope, 'env>(
         .spawn_scoped(s, move || {
             let _guard = StopOnDrop(stop);
             let end = run();
-            if !matches!(end, End::Stopped) {
+            if !matches!(end, End::Stopped | End::Dry) {
                 stop.set();
             }
             end
@@ -405,7 +412,7 @@ fn run_member<E: Expander>(
         w.receive(&mut mailbox);
         if w.open_len() == 0 {
             if w.idle(&mut mailbox) {
-                return End::Exhausted;
+                return if w.complete() { End::Exhausted } else { End::Dry };
             }
             continue;
         }

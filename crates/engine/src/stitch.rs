@@ -61,7 +61,11 @@ fn forward_pushes<F: Expander>(
 ) -> Result<Vec<Push>, StitchError> {
     let mut moves = chain(fwd, board, table, state)?;
     moves.reverse();
-    Ok(moves.into_iter().map(|m| fwd.as_push(m)).collect())
+    let mut pushes = Vec::with_capacity(moves.len());
+    for m in moves {
+        fwd.as_pushes(m, &mut pushes);
+    }
+    Ok(pushes)
 }
 
 /// The pushes from `state` to a solved position along backward records.
@@ -71,7 +75,11 @@ fn backward_pushes<B: Expander>(
     table: &VisitedTable,
     state: &State,
 ) -> Result<Vec<Push>, StitchError> {
-    Ok(chain(bwd, board, table, state)?.into_iter().map(|m| bwd.as_push(m)).collect())
+    let mut pushes = Vec::new();
+    for m in chain(bwd, board, table, state)? {
+        bwd.as_pushes(m, &mut pushes);
+    }
+    Ok(pushes)
 }
 
 /// The whole push sequence from the start to a solved position for what a worker found.
@@ -90,14 +98,14 @@ pub fn stitch<F: Expander, B: Expander>(
         Found::Meeting { side: Side::Forward, parent, mv, child } => {
             let (f, b) = (fwd_of()?, bwd_of()?);
             let mut pushes = forward_pushes(f, board, table, parent)?;
-            pushes.push(f.as_push(*mv));
+            f.as_pushes(*mv, &mut pushes);
             pushes.extend(backward_pushes(b, board, table, child)?);
             Ok(pushes)
         }
         Found::Meeting { side: Side::Backward, parent, mv, child } => {
             let (f, b) = (fwd_of()?, bwd_of()?);
             let mut pushes = forward_pushes(f, board, table, child)?;
-            pushes.push(b.as_push(*mv));
+            b.as_pushes(*mv, &mut pushes);
             pushes.extend(backward_pushes(b, board, table, parent)?);
             Ok(pushes)
         }

@@ -101,6 +101,19 @@ pub const STRATEGIES: &[(&str, &str)] = &[
 ];
 
 impl Strategy {
+    /// The forward switches this strategy can use: goal macros are off for A* (a macro is
+    /// several pushes counted as one, and its cut skips pushes, so A* would no longer be
+    /// push-optimal), and the goal cut is off unless a backward search runs too (a forward
+    /// search with the cut that runs dry proves nothing, and alone it would have nothing
+    /// else to decide with).
+    pub fn forward_config(self, mut push: bisolve_push::PushConfig) -> bisolve_push::PushConfig {
+        if self.weighting.optimal() {
+            push.goal_macros = false;
+        }
+        push.goal_cut &= push.goal_macros && self.directions == Directions::Both;
+        push
+    }
+
     /// Reads a strategy name: one of [`STRATEGIES`], or `DIRECTION-ORDERING` such as
     /// `bidirectional-astar` or `backward-wastar5`.
     pub fn parse(name: &str) -> Result<Strategy, String> {

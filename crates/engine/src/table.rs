@@ -41,9 +41,10 @@ impl Hasher for PassThrough {
 }
 
 /// The largest depth a record stores; deeper states keep this value.
-pub const MAX_DEPTH: u32 = (1 << 15) - 1;
+pub const MAX_DEPTH: u32 = (1 << 14) - 1;
 
-/// A visited state's record, packed in 64 bits: `check:32 | backward:1 | depth:15 | move:16`.
+/// A visited state's record, packed in 64 bits:
+/// `check:32 | backward:1 | macro:1 | depth:14 | move:16`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Record(u64);
 
@@ -53,7 +54,9 @@ impl Record {
     pub fn new(fp: Fingerprint, side: Side, depth: u32, mv: PackedMove) -> Record {
         let backward = u64::from(side == Side::Backward);
         let depth = u64::from(depth.min(MAX_DEPTH));
-        Record((u64::from(fp.check()) << 32) | (backward << 31) | (depth << 16) | u64::from(mv.bits()))
+        let is_macro = u64::from(mv.is_macro());
+        let low = u64::from(mv.bits() & 0xFFFF);
+        Record((u64::from(fp.check()) << 32) | (backward << 31) | (is_macro << 30) | (depth << 16) | low)
     }
 
     /// The 32 check bits of the fingerprint.
@@ -75,13 +78,14 @@ impl Record {
     /// Moves from the root of its side (capped at [`MAX_DEPTH`]).
     #[inline]
     pub fn depth(self) -> u32 {
-        ((self.0 >> 16) & 0x7FFF) as u32
+        ((self.0 >> 16) & 0x3FFF) as u32
     }
 
     /// The move that led to the state, or [`PackedMove::ROOT`].
     #[inline]
     pub fn mv(self) -> PackedMove {
-        PackedMove::from_bits(self.0 as u16)
+        let is_macro = if self.0 & (1 << 30) != 0 { bisolve_board::search::MACRO_BIT } else { 0 };
+        PackedMove::from_bits(u32::from(self.0 as u16) | is_macro)
     }
 }
 
@@ -231,6 +235,11 @@ mod tests {
         assert_eq!((r.check(), r.side(), r.depth(), r.mv()), (fp.check(), Side::Backward, 77, mv));
         let root = Record::new(fp, Side::Forward, 100_000, PackedMove::ROOT);
         assert_eq!((root.side(), root.depth(), root.mv()), (Side::Forward, MAX_DEPTH, PackedMove::ROOT));
+        let m = PackedMove::new_macro(4321, Dir::Down);
+        let r = Record::new(fp, Side::Forward, MAX_DEPTH, m);
+        assert_eq!((r.check(), r.side(), r.depth(), r.mv()), (fp.check(), Side::Forward, MAX_DEPTH, m));
+        assert!(r.mv().is_macro() && !mv.is_macro());
+        assert_eq!((r.mv().to(), r.mv().dir()), (4321, Dir::Down));
     }
 
     #[test]

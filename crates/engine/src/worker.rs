@@ -91,6 +91,11 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.side
     }
 
+    /// False when this worker's expander may skip moves, so that running dry proves nothing.
+    pub fn complete(&self) -> bool {
+        self.exp.complete()
+    }
+
     /// The slot this worker publishes its memory use in.
     pub fn slot(&self) -> usize {
         self.slot

@@ -4,17 +4,32 @@
 
 mod common;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use bisolve_board::bound::BoundKind;
-use bisolve_board::moves::{pushes_to_steps, replay, Push};
-use bisolve_board::search::{Child, Expander, NodeRef};
+use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
+use bisolve_board::rooms::GoalRooms;
+use bisolve_board::search::{Child, Expander, NodeRef, PackedMove};
 use bisolve_board::{Level, State};
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 use common::{expect_solved, run_named, solution_pushes, state_sequence, Canonical};
 
 const BOUNDS: [BoundKind; 3] = [BoundKind::Matching, BoundKind::Nearest, BoundKind::Zero];
+
+/// The forward defaults without goal macros: these checks are about pruning, and a macro is
+/// several pushes in one move (`goal_macros_are_legal_push_sequences` checks those).
+fn single_pushes() -> PushConfig {
+    PushConfig { goal_macros: false, goal_cut: false, ..PushConfig::default() }
+}
+
+/// A move that must be one push, as a push.
+fn one_push<E: Expander>(exp: &E, mv: PackedMove) -> Push {
+    let mut out = Vec::new();
+    exp.as_pushes(mv, &mut out);
+    assert_eq!(out.len(), 1, "{mv:?} should be one push: {out:?}");
+    out[0]
+}
 
 /// The children of a state, expanded by `exp` with the normalized player.
 fn children<E: Expander>(exp: &E, scratch: &mut E::Scratch, level: &Level, s: &State, g: u32) -> Vec<Child> {
@@ -68,7 +83,7 @@ fn check_forward(level: &Level, what: &str, pushes: &[Push]) {
     for bound in BOUNDS {
         let mut pushes = pushes.to_vec();
         let mut states = state_sequence(board, level.start(), &pushes);
-        let fwd = Forward::new(board, level.start(), PushConfig { bound, ..PushConfig::default() });
+        let fwd = Forward::new(board, level.start(), PushConfig { bound, ..single_pushes() });
         let mut scratch = fwd.new_scratch();
         let roots = fwd.roots(&mut scratch);
         assert_eq!(roots.len(), 1, "{what}: forward roots ({bound:?})");
@@ -102,7 +117,7 @@ fn check_forward(level: &Level, what: &str, pushes: &[Push]) {
                     parent.boxes,
                     next.boxes
                 );
-                let offered: Vec<Push> = kids.iter().map(|k| fwd.as_push(k.packed())).collect();
+                let offered: Vec<Push> = kids.iter().map(|k| one_push(&fwd, k.packed())).collect();
                 pushes = move_offered_push_first(level, &pushes, i, &offered).unwrap_or_else(|| {
                     panic!("{cut}\nit offers {offered:?}, none of which a reordering of the solution makes first")
                 });
@@ -125,8 +140,8 @@ fn check_forward(level: &Level, what: &str, pushes: &[Push]) {
                 "{what}: child player not normalized, push {}",
                 i + 1
             );
-            // The engine rebuilds paths with `parent` and `as_push`: both must undo this move.
-            assert_eq!(fwd.as_push(child.packed()), pushes[i], "{what}: as_push, push {}", i + 1);
+            // The engine rebuilds paths with `parent` and `as_pushes`: both must undo this move.
+            assert_eq!(one_push(&fwd, child.packed()), pushes[i], "{what}: as_push, push {}", i + 1);
             let undone = fwd
                 .parent(next, child.packed())
                 .unwrap_or_else(|| panic!("{what}: forward parent() refuses push {}", i + 1));
@@ -186,7 +201,7 @@ fn check_backward(level: &Level, what: &str, states: &[State], pushes: &[Push]) 
                 child.h
             );
             assert_eq!(child.goal, i == 0, "{what}: backward goal flag, state {i}");
-            assert_eq!(bwd.as_push(child.packed()), pushes[i], "{what}: backward as_push, push {}", i + 1);
+            assert_eq!(one_push(&bwd, child.packed()), pushes[i], "{what}: backward as_push, push {}", i + 1);
             let undone = bwd
                 .parent(want_state, child.packed())
                 .unwrap_or_else(|| panic!("{what}: backward parent() refuses pull {}", i + 1));
@@ -341,10 +356,10 @@ fn pushes_the_forward_generator_prunes_are_dead() {
     for level in &small_levels() {
         let board = level.board();
         let what = format!("{} (index {})", level.name(), level.index());
-        let plain_config = PushConfig { tunnels: false, corrals: false, ..PushConfig::default() };
+        let plain_config = PushConfig { tunnels: false, corrals: false, ..single_pushes() };
         let plain = Forward::new(board, level.start(), plain_config);
         let mut plain_scratch = plain.new_scratch();
-        let fwd = Forward::new(board, level.start(), PushConfig::default());
+        let fwd = Forward::new(board, level.start(), single_pushes());
         let mut scratch = fwd.new_scratch();
         let mut fewest: HashMap<Canonical, Option<usize>> = HashMap::new();
         let mut fewest_pushes = |position: &Canonical| {
@@ -367,7 +382,7 @@ fn pushes_the_forward_generator_prunes_are_dead() {
                 assert!(
                     legal.iter().any(|(_, p)| fp_of(p) == kid.fp),
                     "{what}: {at}: the forward generator offers an illegal push {:?}",
-                    fwd.as_push(kid.packed())
+                    one_push(&fwd, kid.packed())
                 );
             }
             let best_child = kids.iter().filter_map(|k| fewest_pushes(next_of(k))).min();
@@ -376,7 +391,7 @@ fn pushes_the_forward_generator_prunes_are_dead() {
                 fewest_pushes(&position),
                 "{what}: {at} (boxes {:?}): the pushes offered, {:?}, do not start an optimal solution",
                 state.boxes,
-                kids.iter().map(|k| fwd.as_push(k.packed())).collect::<Vec<_>>()
+                kids.iter().map(|k| one_push(&fwd, k.packed())).collect::<Vec<_>>()
             );
             let plain_kids = children(&plain, &mut plain_scratch, level, state, 0);
             for (push, next) in &legal {
@@ -415,7 +430,7 @@ fn pulls_the_backward_generator_prunes_are_dead() {
                 assert!(
                     legal.iter().any(|(_, p)| fp_of(p) == kid.fp),
                     "{what}: {at}: the backward generator offers an illegal pull {:?}",
-                    bwd.as_push(kid.packed())
+                    one_push(&bwd, kid.packed())
                 );
             }
             for (undone, next) in &legal {
@@ -432,4 +447,57 @@ fn pulls_the_backward_generator_prunes_are_dead() {
             }
         }
     }
+}
+
+/// Goal macros: every macro the forward generator offers, on every state a breadth-first walk
+/// of levels with goal rooms reaches, is a legal sequence of pushes from its parent that ends
+/// in the child's position, and `parent` undoes it.
+#[test]
+fn goal_macros_are_legal_push_sequences() {
+    let mut levels = common::valid_levels(&common::repo_levels().join("edge/goal-room.xsb"));
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        let with_rooms = |l: &Level| !GoalRooms::new(l.board(), l.start()).is_empty();
+        levels.extend(microban.into_iter().filter(with_rooms).take(6));
+    }
+    let mut macros = 0;
+    for level in &levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let fwd = Forward::new(board, level.start(), PushConfig { goal_cut: false, ..PushConfig::default() });
+        assert!(fwd.goal_rooms().is_some(), "{what}: no goal room found");
+        let mut scratch = fwd.new_scratch();
+        let mut queue = VecDeque::from([level.start().clone()]);
+        let mut seen = HashSet::from([level.start().fingerprint(board)]);
+        while let Some(state) = queue.pop_front() {
+            if seen.len() > 5_000 {
+                break;
+            }
+            for kid in children(&fwd, &mut scratch, level, &state, 0) {
+                let mut boxes = state.boxes.clone();
+                boxes[kid.box_index as usize] = kid.to;
+                let next = State::new(boxes, kid.player);
+                assert_eq!(next.fingerprint(board), kid.fp, "{what}: child fingerprint");
+                if kid.is_macro {
+                    macros += 1;
+                    let mut pushes = Vec::new();
+                    fwd.as_pushes(kid.packed(), &mut pushes);
+                    assert!(pushes.len() >= 2, "{what}: a macro of {} push", pushes.len());
+                    let steps = pushes_to_steps(board, &state, &pushes)
+                        .unwrap_or_else(|e| panic!("{what}: macro {pushes:?} cannot be walked: {e}"));
+                    match replay(board, &state, &steps) {
+                        Ok(_) | Err(ReplayError::Unsolved { .. }) => {}
+                        Err(e) => panic!("{what}: macro {pushes:?} does not replay: {e}"),
+                    }
+                    let end = state_sequence(board, &state, &pushes).pop().expect("states");
+                    assert_eq!(end.fingerprint(board), kid.fp, "{what}: macro ends elsewhere");
+                    let undone = fwd.parent(&next, kid.packed()).expect("parent() undoes a macro");
+                    assert_eq!(undone.fingerprint(board), state.fingerprint(board), "{what}: parent()");
+                }
+                if seen.insert(kid.fp) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    assert!(macros > 0, "no macro was offered on {} levels with goal rooms", levels.len());
 }

@@ -165,7 +165,16 @@ impl Expander for Backward<'_> {
                     }
                 }
                 let fp = base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
-                out.push(Child { box_index: i as u16, to, dir: d, player, fp, h, goal: fp == self.start_fp });
+                out.push(Child {
+                    box_index: i as u16,
+                    to,
+                    dir: d,
+                    player,
+                    fp,
+                    h,
+                    goal: fp == self.start_fp,
+                    is_macro: false,
+                });
             }
         }
         s.boxes.clear_all(node.boxes);
@@ -173,7 +182,7 @@ impl Expander for Backward<'_> {
 
     fn parent(&self, state: &State, mv: PackedMove) -> Option<State> {
         let to = mv.to();
-        if mv.is_root() || state.boxes.binary_search(&to).is_err() {
+        if mv.is_root() || mv.is_macro() || state.boxes.binary_search(&to).is_err() {
             return None;
         }
         let from = self.board.neighbour(to, mv.dir().opposite());
@@ -185,8 +194,8 @@ impl Expander for Backward<'_> {
         Some(parent)
     }
 
-    fn as_push(&self, mv: PackedMove) -> Push {
-        Push { from: mv.to(), dir: mv.dir().opposite() }
+    fn as_pushes(&self, mv: PackedMove, out: &mut Vec<Push>) {
+        out.push(Push { from: mv.to(), dir: mv.dir().opposite() });
     }
 
     fn prune_counts(&self, s: &PullScratch) -> Vec<PruneCount> {

@@ -15,6 +15,12 @@
 //! The last two restrict a state to pushes that some solution can make first (the same
 //! solution reordered, so push-optimal A* stays push-optimal); the others only cut dead
 //! states.
+//!
+//! Goal macros ([`bisolve_board::rooms`]): a box that arrives on the entrance of a goal room
+//! is taken on to the room's next goal in its packing order in one move; with the goal cut, a
+//! state where such a macro exists gets only its macros. The cut may lose solutions (a room
+//! that needs another order), so a forward search with it says it is not
+//! [`Expander::complete`].
 
 pub mod corral;
 pub mod corral_deadlock;
@@ -25,6 +31,7 @@ pub mod tunnel;
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
 use bisolve_board::pairs::{PairMode, PairTable};
+use bisolve_board::rooms::{GoalRoom, GoalRooms};
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, PruneCount, Root, Side};
 use bisolve_board::{Board, BoxMap, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
 
@@ -68,6 +75,14 @@ pub struct PushConfig {
     /// with any other box is pruned (see [`bisolve_board::pairs`]). Boards of up to
     /// [`bisolve_board::pairs::MAX_CELLS`] cells. Default on.
     pub pair_deadlocks: bool,
+    /// Goal macros: a box pushed onto the entrance of a goal room is taken on to the next
+    /// goal of the room's packing order in one move (see [`bisolve_board::rooms`]). Adds
+    /// moves, removes none. Default on.
+    pub goal_macros: bool,
+    /// The goal cut: a state with a goal macro gets only its macros. Makes the forward search
+    /// incomplete (never sound to prove a level unsolvable with), so the engine turns it off
+    /// when the forward search runs alone. Needs `goal_macros`. Default on.
+    pub goal_cut: bool,
 }
 
 impl Default for PushConfig {
@@ -81,6 +96,8 @@ impl Default for PushConfig {
             corrals: true,
             corral_deadlocks: true,
             pair_deadlocks: true,
+            goal_macros: true,
+            goal_cut: true,
         }
     }
 }
@@ -92,13 +109,22 @@ pub struct Forward<'a> {
     start: &'a State,
     config: PushConfig,
     pairs: Option<PairTable>,
+    /// Goal rooms with packing orders, when goal macros are on and the level has some.
+    rooms: Option<GoalRooms>,
 }
 
 impl<'a> Forward<'a> {
     /// A forward search from `start` on `board`.
     pub fn new(board: &'a Board, start: &'a State, config: PushConfig) -> Forward<'a> {
         let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Push) } else { None };
-        Forward { board, start, config, pairs }
+        let rooms = if config.goal_macros { Some(GoalRooms::new(board, start)) } else { None };
+        let rooms = rooms.filter(|r| !r.is_empty());
+        Forward { board, start, config, pairs, rooms }
+    }
+
+    /// The goal rooms macros use, when goal macros are on and the level has any.
+    pub fn goal_rooms(&self) -> Option<&GoalRooms> {
+        self.rooms.as_ref()
     }
 
     /// The pair deadlock table, when it is on and the board is small enough for one.
@@ -167,7 +193,6 @@ impl Forward<'_> {
         out: &mut Vec<Child>,
     ) {
         let board = self.board;
-        let zobrist = board.zobrist();
         let b = node.boxes[i];
         let neighbours = *board.neighbours(b);
         for (d, &to) in neighbours.iter().enumerate() {
@@ -178,62 +203,131 @@ impl Forward<'_> {
             if behind == NO_CELL || !s.reach.contains(behind) {
                 continue;
             }
+            let dir = Dir::from_index(d);
+            if let Some(room) = self.rooms.as_ref().and_then(|r| r.entered(to, dir)) {
+                self.push_macro(s, node, ctx, i, room, dir, out);
+            }
             if self.config.dead_squares && board.is_push_dead(to) {
                 s.pruned_dead += 1;
                 continue;
             }
-            s.boxes.move_box(b, to);
-            let verdict = if self.config.freeze || self.config.frozen_goals {
-                s.freeze.check(board, &s.boxes, to)
-            } else {
-                Verdict::Free
-            };
-            if self.config.freeze && verdict == Verdict::Deadlock {
-                s.pruned_freeze += 1;
-                s.boxes.move_box(to, b);
-                continue;
+            self.add_child(s, node, ctx, i, to, dir, None, out);
+        }
+    }
+
+    /// Appends the goal macro that follows pushing box `i` in `dir` onto the entrance of
+    /// `room`, if the room is at a step of its order and the player can then get behind the
+    /// box.
+    #[allow(clippy::too_many_arguments)]
+    fn push_macro(
+        &self,
+        s: &mut PushScratch,
+        node: NodeRef<'_>,
+        ctx: &Context,
+        i: usize,
+        room: &GoalRoom,
+        dir: Dir,
+        out: &mut Vec<Child>,
+    ) {
+        // The box comes from outside the room, so the room's contents are the parent's.
+        let Some(j) = room.next_step(|c| s.boxes.is_box(c)) else {
+            return;
+        };
+        let (b, e) = (node.boxes[i], room.entrance());
+        if dir != room.dir() {
+            // Pushed onto the entrance from the side: the player, now where the box was,
+            // must walk round to the square behind it.
+            s.boxes.move_box(b, e);
+            s.child_reach.fill(self.board, &s.boxes, b);
+            s.boxes.move_box(e, b);
+            if !s.child_reach.contains(room.outside()) {
+                return;
             }
-            let h = if self.config.frozen_goals && verdict == Verdict::FrozenOnGoals {
-                let h = self.bound_after_freezing(s, node, i, to);
-                if h.is_none() {
-                    s.pruned_frozen_goals += 1;
-                }
-                h
-            } else {
-                let h = s.bound.after_move(ctx.table.as_deref().unwrap_or(board.goal_distances()), i, to);
-                if h.is_none() {
-                    s.pruned_bound += 1;
-                }
-                h
-            };
-            let Some(h) = h else {
-                s.boxes.move_box(to, b);
-                continue;
-            };
-            let player = match s.reach.child_min(board, &s.boxes, ctx.region_min, b, to) {
+        }
+        s.macros += 1;
+        self.add_child(s, node, ctx, i, room.order()[j], dir, Some(room.player_after(self.board, j)), out);
+    }
+
+    /// Appends the child in which box `i` has moved to `to`, unless a test prunes it. A plain
+    /// push has `macro_player: None` (the player stands where the box was); a macro names the
+    /// square the player ends on, and `dir` is its first push.
+    #[allow(clippy::too_many_arguments)]
+    fn add_child(
+        &self,
+        s: &mut PushScratch,
+        node: NodeRef<'_>,
+        ctx: &Context,
+        i: usize,
+        to: Cell,
+        dir: Dir,
+        macro_player: Option<Cell>,
+        out: &mut Vec<Child>,
+    ) {
+        let board = self.board;
+        let zobrist = board.zobrist();
+        let b = node.boxes[i];
+        s.boxes.move_box(b, to);
+        let verdict = if self.config.freeze || self.config.frozen_goals {
+            s.freeze.check(board, &s.boxes, to)
+        } else {
+            Verdict::Free
+        };
+        if self.config.freeze && verdict == Verdict::Deadlock {
+            s.pruned_freeze += 1;
+            s.boxes.move_box(to, b);
+            return;
+        }
+        let h = if self.config.frozen_goals && verdict == Verdict::FrozenOnGoals {
+            let h = self.bound_after_freezing(s, node, i, to);
+            if h.is_none() {
+                s.pruned_frozen_goals += 1;
+            }
+            h
+        } else {
+            let h = s.bound.after_move(ctx.table.as_deref().unwrap_or(board.goal_distances()), i, to);
+            if h.is_none() {
+                s.pruned_bound += 1;
+            }
+            h
+        };
+        let Some(h) = h else {
+            s.boxes.move_box(to, b);
+            return;
+        };
+        let player = match macro_player {
+            Some(p) => s.child_reach.fill(board, &s.boxes, p),
+            None => match s.reach.child_min(board, &s.boxes, ctx.region_min, b, to) {
                 Some(p) => p,
                 None => s.child_reach.fill(board, &s.boxes, b),
-            };
-            debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, b));
-            s.boxes.move_box(to, b);
-            if let Some(pairs) = &self.pairs {
-                if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
-                    s.pruned_pairs += 1;
-                    continue;
-                }
+            },
+        };
+        debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, macro_player.unwrap_or(b)));
+        s.boxes.move_box(to, b);
+        if let Some(pairs) = &self.pairs {
+            if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
+                s.pruned_pairs += 1;
+                return;
             }
-            let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
-            let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
-            out.push(Child {
-                box_index: i as u16,
-                to,
-                dir: Dir::from_index(d),
-                player,
-                fp,
-                h,
-                goal: child_off == 0,
-            });
         }
+        let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
+        let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
+        out.push(Child {
+            box_index: i as u16,
+            to,
+            dir,
+            player,
+            fp,
+            h,
+            goal: child_off == 0,
+            is_macro: macro_player.is_some(),
+        });
+    }
+
+    /// The room and fill step a macro move ended in, and the square its box came from.
+    fn macro_of(&self, mv: PackedMove) -> Option<(&GoalRoom, usize, Cell)> {
+        let (room, j) = self.rooms.as_ref()?.step_of(mv.to())?;
+        let from = self.board.neighbour(room.entrance(), mv.dir().opposite());
+        (from != NO_CELL).then_some((room, j, from))
     }
 }
 
@@ -262,6 +356,8 @@ pub struct PushScratch {
     pruned_corral: u64,
     corral_dead: u64,
     pruned_pairs: u64,
+    macros: u64,
+    goal_cuts: u64,
 }
 
 impl Expander for Forward<'_> {
@@ -294,6 +390,8 @@ impl Expander for Forward<'_> {
             pruned_corral: 0,
             corral_dead: 0,
             pruned_pairs: 0,
+            macros: 0,
+            goal_cuts: 0,
         }
     }
 
@@ -373,6 +471,14 @@ impl Expander for Forward<'_> {
             Forced::Stuck => s.pruned_forced += 1,
         }
         s.boxes.clear_all(node.boxes);
+        if self.config.goal_cut && out.iter().any(|c| c.is_macro) {
+            s.goal_cuts += 1;
+            out.retain(|c| c.is_macro);
+        }
+    }
+
+    fn complete(&self) -> bool {
+        !(self.config.goal_cut && self.rooms.is_some())
     }
 
     fn parent(&self, state: &State, mv: PackedMove) -> Option<State> {
@@ -380,6 +486,17 @@ impl Expander for Forward<'_> {
         let to = mv.to();
         if mv.is_root() || state.boxes.binary_search(&to).is_err() {
             return None;
+        }
+        if mv.is_macro() {
+            // The box came from outside the room's entrance, the player behind it.
+            let (_, _, from) = self.macro_of(mv)?;
+            let player = self.board.neighbour(from, back);
+            if player == NO_CELL || [from, player].iter().any(|c| state.boxes.binary_search(c).is_ok()) {
+                return None;
+            }
+            let mut parent = state.clone();
+            parent.move_box(to, from, player);
+            return Some(parent);
         }
         let from = self.board.neighbour(to, back);
         if from == NO_CELL || state.boxes.binary_search(&from).is_ok() {
@@ -394,8 +511,15 @@ impl Expander for Forward<'_> {
         Some(parent)
     }
 
-    fn as_push(&self, mv: PackedMove) -> Push {
-        Push { from: self.board.neighbour(mv.to(), mv.dir().opposite()), dir: mv.dir() }
+    fn as_pushes(&self, mv: PackedMove, out: &mut Vec<Push>) {
+        if mv.is_macro() {
+            if let Some((room, j, from)) = self.macro_of(mv) {
+                out.push(Push { from, dir: mv.dir() });
+                room.path_pushes(self.board, j, out);
+                return;
+            }
+        }
+        out.push(Push { from: self.board.neighbour(mv.to(), mv.dir().opposite()), dir: mv.dir() });
     }
 
     fn prune_counts(&self, s: &PushScratch) -> Vec<PruneCount> {
@@ -410,6 +534,8 @@ impl Expander for Forward<'_> {
             ("corral search deadlock", s.corral_search.proved),
             ("corral searches", s.corral_search.searches),
             ("pair deadlock", s.pruned_pairs),
+            ("goal macros", s.macros),
+            ("goal cut (restricted expansions)", s.goal_cuts),
         ]
     }
 }
