@@ -26,6 +26,7 @@ use std::collections::VecDeque;
 use crate::board::{Board, Cell, NO_CELL};
 use crate::dir::Dir;
 use crate::moves::Push;
+use crate::reach::{BoxMap, Reach};
 use crate::state::State;
 
 /// Boards with more floor cells get no rooms (finding entrances takes quadratic time).
@@ -103,11 +104,6 @@ impl GoalRoom {
     pub fn player_after(&self, board: &Board, j: usize) -> Cell {
         let last = *self.paths[j].last().unwrap_or(&self.dir);
         board.neighbour(self.order[j], last.opposite())
-    }
-
-    /// The direction of the macro's last push.
-    pub fn last_dir(&self, j: usize) -> Dir {
-        *self.paths[j].last().unwrap_or(&self.dir)
     }
 }
 
@@ -255,11 +251,10 @@ fn candidates(board: &Board, start: &State) -> Vec<Candidate> {
                 }
             }
             // Not cut off (the outside square is in it), or entered from the side too.
-            let side_in = dir.perpendicular().iter().any(|&p| {
-                let m = board.neighbour(e, p);
-                m != NO_CELL && cells.contains(&m)
-            });
-            if !ok || cells.contains(&outside) || side_in {
+            // (A completed fill stamped exactly `e` and the area's cells.)
+            let in_area = |m: Cell| m != NO_CELL && seen[m as usize] == stamp;
+            let side_in = dir.perpendicular().iter().any(|&p| in_area(board.neighbour(e, p)));
+            if !ok || in_area(outside) || side_in {
                 continue;
             }
             let goals = cells.iter().filter(|&&c| board.is_goal(c)).count();
@@ -323,73 +318,44 @@ fn packing_order(board: &Board, room: &Candidate) -> Option<(Vec<Cell>, Vec<Vec<
 }
 
 /// Breadth-first search for pushes that take one box from the entrance (player outside) to a
-/// goal of the room, with some boxes fixed in the room.
+/// goal of the room, with some boxes fixed in the room. The player's region is the ordinary
+/// flood fill over the whole board: the room meets the rest only at the entrance, so walking
+/// outside never opens a way to another square of the room.
 struct BoxPath<'a> {
     board: &'a Board,
     room: &'a Candidate,
     in_room: &'a [bool],
-    blocked: Vec<bool>,
-    stamp: Vec<u32>,
-    current: u32,
-    stack: Vec<Cell>,
+    boxes: BoxMap,
+    reach: Reach,
 }
 
 impl<'a> BoxPath<'a> {
     fn new(board: &'a Board, room: &'a Candidate, in_room: &'a [bool]) -> BoxPath<'a> {
         let n = board.n_cells();
-        BoxPath {
-            board,
-            room,
-            in_room,
-            blocked: vec![false; n],
-            stamp: vec![0; n],
-            current: 0,
-            stack: Vec::new(),
-        }
+        BoxPath { board, room, in_room, boxes: BoxMap::new(n), reach: Reach::new(n) }
     }
 
-    /// May the player stand on `c` during a macro: the room, the entrance and the square
-    /// outside it.
-    fn walkable(&self, c: Cell) -> bool {
-        c != NO_CELL
-            && !self.blocked[c as usize]
-            && (self.in_room[c as usize] || c == self.room.entrance || c == self.room.outside)
-    }
-
-    /// Marks the player's region from `from` with the box on `b`; returns its smallest cell.
+    /// Marks the player's region from `from` with the moving box on `b`; returns its smallest
+    /// cell.
     fn fill(&mut self, from: Cell, b: Cell) -> Cell {
-        self.current += 1;
-        let cur = self.current;
-        self.stamp[from as usize] = cur;
-        self.stack.clear();
-        self.stack.push(from);
-        let mut min = from;
-        while let Some(c) = self.stack.pop() {
-            for &m in self.board.neighbours(c) {
-                if m != b && self.walkable(m) && self.stamp[m as usize] != cur {
-                    self.stamp[m as usize] = cur;
-                    min = min.min(m);
-                    self.stack.push(m);
-                }
-            }
-        }
+        self.boxes.set(b, 0);
+        let min = self.reach.fill(self.board, &self.boxes, from);
+        self.boxes.clear(b);
         min
     }
 
     fn reached(&self, c: Cell) -> bool {
-        c != NO_CELL && self.stamp[c as usize] == self.current
+        c != NO_CELL && self.reach.contains(c)
     }
 
     /// The pushes after the one onto the entrance, or `None` if the box cannot get to `goal`
     /// (or the player cannot walk out afterwards, when `need_exit`).
     fn find(&mut self, others: &[Cell], goal: Cell, need_exit: bool) -> Option<Vec<Dir>> {
         for &c in others {
-            self.blocked[c as usize] = true;
+            self.boxes.set(c, 0);
         }
         let result = self.search(goal, need_exit);
-        for &c in others {
-            self.blocked[c as usize] = false;
-        }
+        self.boxes.clear_all(others);
         result
     }
 
@@ -425,7 +391,7 @@ impl<'a> BoxPath<'a> {
                 let behind = board.neighbour(b, d.opposite());
                 if to != NO_CELL
                     && self.in_room[to as usize]
-                    && !self.blocked[to as usize]
+                    && !self.boxes.is_box(to)
                     && self.reached(behind)
                 {
                     pushes.push((to, d));

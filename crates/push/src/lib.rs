@@ -471,7 +471,7 @@ impl Expander for Forward<'_> {
             Forced::Stuck => s.pruned_forced += 1,
         }
         s.boxes.clear_all(node.boxes);
-        if self.config.goal_cut && out.iter().any(|c| c.is_macro) {
+        if self.config.goal_cut && self.rooms.is_some() && out.iter().any(|c| c.is_macro) {
             s.goal_cuts += 1;
             out.retain(|c| c.is_macro);
         }
