@@ -28,5 +28,5 @@ pub use crate::board::{
 pub use crate::dir::Dir;
 pub use crate::error::{LevelError, LevelErrorKind, ParseError};
 pub use crate::level::{load_collection, Collection, Level, LevelEntry};
-pub use crate::reach::{BoxMap, Reach};
+pub use crate::reach::{Areas, BoxMap, Reach};
 pub use crate::state::{Fingerprint, State, Zobrist};

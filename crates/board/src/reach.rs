@@ -67,6 +67,136 @@ impl BoxMap {
     }
 }
 
+/// True if the free orthogonal neighbours of `cell` are connected to each other through free
+/// cells of the ring of eight around it, so that blocking `cell` cannot split the area it is
+/// in. `free` says whether a floor cell is free.
+fn ring_is_one_run(board: &Board, cell: Cell, free: impl Fn(Cell) -> bool) -> bool {
+    use crate::dir::Dir;
+    let free = |c: Cell| c != NO_CELL && free(c);
+    let nb = board.neighbours(cell);
+    // Ring in order N, NE, E, SE, S, SW, W, NW; even slots are orthogonal.
+    let mut ring = [false; 8];
+    for k in 0..4 {
+        let d = Dir::from_index(k);
+        let next = Dir::from_index(k + 1);
+        ring[2 * k] = free(nb[k]);
+        // The diagonal between `d` and `next`, reached through whichever side is floor.
+        let diagonal = if nb[k] != NO_CELL {
+            board.neighbour(nb[k], next)
+        } else if nb[next.index()] != NO_CELL {
+            board.neighbour(nb[next.index()], d)
+        } else {
+            NO_CELL
+        };
+        ring[2 * k + 1] = free(diagonal);
+    }
+    // Count runs of free cells that contain an orthogonal cell; one such run is fine.
+    let mut runs_with_orthogonal = 0;
+    let start = match ring.iter().position(|&f| !f) {
+        Some(i) => i,
+        None => return true,
+    };
+    let mut in_run = false;
+    let mut run_has_orthogonal = false;
+    for step in 1..=8 {
+        let i = (start + step) % 8;
+        if ring[i] {
+            if !in_run {
+                in_run = true;
+                run_has_orthogonal = false;
+            }
+            run_has_orthogonal |= i % 2 == 0;
+        } else if in_run {
+            in_run = false;
+            runs_with_orthogonal += usize::from(run_has_orthogonal);
+        }
+    }
+    runs_with_orthogonal <= 1
+}
+
+/// The areas of free squares of one position (its connectivity), labelled so that the count
+/// of a child one box move away can usually be worked out locally.
+#[derive(Debug, Clone)]
+pub struct Areas {
+    /// Per cell, `base + k` when the cell lies in area `k` of the last labelling.
+    label: Vec<u32>,
+    base: u32,
+    count: u32,
+    stack: Vec<Cell>,
+}
+
+impl Areas {
+    /// Labels for a board with `n_cells` cells.
+    pub fn new(n_cells: usize) -> Areas {
+        Areas { label: vec![0; n_cells], base: 1, count: 0, stack: Vec::new() }
+    }
+
+    /// Labels the areas of free squares of the position `boxes` shows and returns how many
+    /// there are: 1 when the player could walk everywhere no box stands.
+    pub fn label(&mut self, board: &Board, boxes: &BoxMap) -> u32 {
+        let n = board.n_cells();
+        self.base += self.count + 1;
+        if self.base > u32::MAX - 2 * n as u32 - 2 {
+            self.label.fill(0);
+            self.base = 1;
+        }
+        let base = self.base;
+        let mut count = 0;
+        for start in 0..n as Cell {
+            if self.label[start as usize] >= base || boxes.is_box(start) {
+                continue;
+            }
+            let id = base + count;
+            count += 1;
+            self.label[start as usize] = id;
+            self.stack.clear();
+            self.stack.push(start);
+            while let Some(c) = self.stack.pop() {
+                for &m in board.neighbours(c) {
+                    if m != NO_CELL && self.label[m as usize] != id && !boxes.is_box(m) {
+                        self.label[m as usize] = id;
+                        self.stack.push(m);
+                    }
+                }
+            }
+        }
+        self.count = count;
+        count
+    }
+
+    /// The number of areas after one box moves from `from` to `to`, worked out from the
+    /// last labelling (of the position before the move) without a new one; `None` when that
+    /// cannot be done locally (blocking `to` might split its area). `boxes` already shows the
+    /// position after the move.
+    pub fn after_move(&self, board: &Board, boxes: &BoxMap, from: Cell, to: Cell) -> Option<u32> {
+        let mut count = self.count;
+        // First `to` fills up, `from` still blocked: its area loses a cell, vanishes when
+        // that was its only one, and may split unless its neighbours stay joined around it.
+        let free_before = |c: Cell| c != from && !boxes.is_box(c);
+        let free_neighbours =
+            board.neighbours(to).iter().filter(|&&m| m != NO_CELL && free_before(m)).count();
+        if free_neighbours == 0 {
+            count -= 1;
+        } else if !ring_is_one_run(board, to, free_before) {
+            return None;
+        }
+        // Then `from` opens and joins the areas around it into one.
+        let mut seen = [0u32; 4];
+        let mut joined = 0;
+        for &m in board.neighbours(from) {
+            if m == NO_CELL || boxes.is_box(m) {
+                continue;
+            }
+            let l = self.label[m as usize];
+            if !seen[..joined].contains(&l) {
+                seen[joined] = l;
+                joined += 1;
+            }
+        }
+        Some(count + 1 - joined as u32)
+    }
+}
+
 /// A reusable flood fill of the player's region. Marks are generation stamps, so a new fill
 /// costs only the cells it reaches.
 #[derive(Debug, Clone)]
@@ -149,47 +279,7 @@ impl Reach {
     /// True if the free orthogonal neighbours of `cell` are connected to each other through
     /// free cells of the ring of eight around it.
     fn ring_is_one_run(&self, board: &Board, boxes: &BoxMap, cell: Cell) -> bool {
-        use crate::dir::Dir;
-        let free = |c: Cell| c != NO_CELL && !boxes.is_box(c);
-        let nb = board.neighbours(cell);
-        // Ring in order N, NE, E, SE, S, SW, W, NW; even slots are orthogonal.
-        let mut ring = [false; 8];
-        for k in 0..4 {
-            let d = Dir::from_index(k);
-            let next = Dir::from_index(k + 1);
-            ring[2 * k] = free(nb[k]);
-            // The diagonal between `d` and `next`, reached through whichever side is floor.
-            let diagonal = if nb[k] != NO_CELL {
-                board.neighbour(nb[k], next)
-            } else if nb[next.index()] != NO_CELL {
-                board.neighbour(nb[next.index()], d)
-            } else {
-                NO_CELL
-            };
-            ring[2 * k + 1] = free(diagonal);
-        }
-        // Count runs of free cells that contain an orthogonal cell; one such run is fine.
-        let mut runs_with_orthogonal = 0;
-        let start = match ring.iter().position(|&f| !f) {
-            Some(i) => i,
-            None => return true,
-        };
-        let mut in_run = false;
-        let mut run_has_orthogonal = false;
-        for step in 1..=8 {
-            let i = (start + step) % 8;
-            if ring[i] {
-                if !in_run {
-                    in_run = true;
-                    run_has_orthogonal = false;
-                }
-                run_has_orthogonal |= i % 2 == 0;
-            } else if in_run {
-                in_run = false;
-                runs_with_orthogonal += usize::from(run_has_orthogonal);
-            }
-        }
-        runs_with_orthogonal <= 1
+        ring_is_one_run(board, cell, |c| !boxes.is_box(c))
     }
 
     /// True if the last fill reached `cell`.
@@ -201,5 +291,33 @@ impl Reach {
     /// The cells the last fill reached, in no particular order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
         self.stamp.iter().enumerate().filter(move |&(_, &s)| s == self.current).map(|(c, _)| c as Cell)
+    }
+
+    /// The number of areas the free cells of the board fall into: 1 when the player could
+    /// walk everywhere that no box stands, more for every area the boxes close off (the
+    /// connectivity of a position, a feature of the feature-space search). Reuses this fill's
+    /// buffers, so it forgets the last fill.
+    pub fn count_areas(&mut self, board: &Board, boxes: &BoxMap) -> u32 {
+        self.next_stamp();
+        let cur = self.current;
+        let mut areas = 0;
+        for start in 0..board.n_cells() as Cell {
+            if self.stamp[start as usize] == cur || boxes.is_box(start) {
+                continue;
+            }
+            areas += 1;
+            self.stamp[start as usize] = cur;
+            self.stack.clear();
+            self.stack.push(start);
+            while let Some(c) = self.stack.pop() {
+                for &n in board.neighbours(c) {
+                    if n != NO_CELL && self.stamp[n as usize] != cur && !boxes.is_box(n) {
+                        self.stamp[n as usize] = cur;
+                        self.stack.push(n);
+                    }
+                }
+            }
+        }
+        areas
     }
 }

@@ -146,6 +146,9 @@ pub struct Child {
     pub goal: bool,
     /// True if the move is a macro (several pushes of one box).
     pub is_macro: bool,
+    /// The child's feature cell (see [`FeatureCell`]), when the expander computes features;
+    /// 0 otherwise.
+    pub cell: u32,
 }
 
 impl Child {
@@ -169,6 +172,38 @@ pub struct Root {
     pub fp: Fingerprint,
     /// Its heuristic value.
     pub h: u32,
+    /// Its feature cell, when the expander computes features; 0 otherwise.
+    pub cell: u32,
+}
+
+/// The features of a position that the feature-space search cycles over (after FESS,
+/// Shoham and Schaeffer 2020), packed into one small number: how many boxes are still off
+/// their targets (goals forward, start squares backward) and how many areas the free squares
+/// fall into (connectivity: 1 when the player could walk everywhere no box stands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureCell {
+    /// Boxes not on a target.
+    pub unplaced: u32,
+    /// Areas of free squares, at least 1; counted up to [`FeatureCell::MAX_AREAS`].
+    pub areas: u32,
+}
+
+impl FeatureCell {
+    /// Areas beyond this count as this many.
+    pub const MAX_AREAS: u32 = 16;
+
+    /// The cell as one number: distinct cells give distinct numbers, and fewer unplaced boxes
+    /// give smaller ones.
+    #[inline]
+    pub fn pack(self) -> u32 {
+        self.unplaced * FeatureCell::MAX_AREAS + self.areas.clamp(1, FeatureCell::MAX_AREAS) - 1
+    }
+
+    /// The cell [`FeatureCell::pack`] made `packed` from.
+    #[inline]
+    pub fn unpack(packed: u32) -> FeatureCell {
+        FeatureCell { unplaced: packed / FeatureCell::MAX_AREAS, areas: packed % FeatureCell::MAX_AREAS + 1 }
+    }
 }
 
 /// Counters of one pruning test: its name and how many children it cut.

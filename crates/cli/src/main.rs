@@ -63,10 +63,11 @@ fn main() -> ExitCode {
 
 fn list_strategies(out: &mut Out) -> anyhow::Result<Exit> {
     for (name, what) in bisolve_engine::STRATEGIES {
-        out.line(&format!("{name:<14} {what}"))?;
+        out.line(&format!("{name:<18} {what}"))?;
     }
     out.line("Any DIRECTION-ORDERING also works: DIRECTION is forward, backward or bidirectional;")?;
-    out.line("ORDERING is astar, wastar (weight 3), wastarN or greedy (e.g. bidirectional-astar).")?;
+    out.line("ORDERING is astar, wastar (weight 3), wastarN, greedy, fess (K = 3) or fessK")?;
+    out.line("(e.g. bidirectional-astar, forward-fess1).")?;
     out.line("")?;
     out.line("Portfolio members (--portfolio A,B,...; default marked *):")?;
     for m in bisolve_engine::portfolio::catalogue() {

@@ -5,6 +5,11 @@
 //! no pointers and a pop copies one small slice. Buckets are indexed by the primary key (for
 //! example `g + h`) and inside by the secondary key (`h`); both are popped smallest first, and
 //! within one bucket the newest node first.
+//!
+//! In cycling mode (the feature-space search) the primary key names a feature cell instead
+//! of a priority. Every `k`-th pop takes the best node of the next non-empty cell after the
+//! one such a pop took last, round and round, so every cell of the feature space gets its
+//! turn; the other pops take the node with the smallest secondary key over all cells.
 
 /// A bucket of one primary key: stacks of nodes by secondary key.
 #[derive(Debug, Default)]
@@ -24,6 +29,13 @@ pub struct OpenList {
     /// No non-empty bucket below this primary key.
     min_primary: usize,
     len: usize,
+    /// Cycling mode: pop from the primary buckets in turn, starting at `cursor`.
+    cycle: bool,
+    cursor: usize,
+    /// In cycling mode, every `cycle_every`-th pop takes the next bucket in turn; the others
+    /// take the best node over all buckets.
+    cycle_every: u32,
+    pops: u32,
 }
 
 /// The largest key the queue accepts; larger keys are clamped (they only lose ordering).
@@ -32,7 +44,22 @@ const MAX_KEY: usize = 1 << 20;
 impl OpenList {
     /// An empty list of nodes of `stride` words.
     pub fn new(stride: usize) -> OpenList {
-        OpenList { stride, buckets: Vec::new(), min_primary: 0, len: 0 }
+        OpenList {
+            stride,
+            buckets: Vec::new(),
+            min_primary: 0,
+            len: 0,
+            cycle: false,
+            cursor: 0,
+            cycle_every: 1,
+            pops: 0,
+        }
+    }
+
+    /// An empty list that pops the primary buckets in turn every `cycle_every`-th pop (1:
+    /// always) and the best node over all buckets otherwise (see the module docs).
+    pub fn cycling(stride: usize, cycle_every: u32) -> OpenList {
+        OpenList { cycle: true, cycle_every: cycle_every.max(1), ..OpenList::new(stride) }
     }
 
     /// Words per node.
@@ -85,7 +112,17 @@ impl OpenList {
         while self.buckets[self.min_primary].count == 0 {
             self.min_primary += 1;
         }
-        let primary = self.min_primary;
+        let primary = if !self.cycle {
+            self.min_primary
+        } else {
+            self.pops += 1;
+            if self.pops == self.cycle_every {
+                self.pops = 0;
+                self.next_in_turn()
+            } else {
+                self.best_bucket()
+            }
+        };
         let bucket = &mut self.buckets[primary];
         while bucket.subs[bucket.min_sub].is_empty() {
             bucket.min_sub += 1;
@@ -99,6 +136,40 @@ impl OpenList {
         bucket.count -= 1;
         self.len -= 1;
         Some((primary, secondary))
+    }
+
+    /// The first non-empty bucket at or after the cursor, wrapping round; moves the cursor
+    /// past it. The list is not empty.
+    fn next_in_turn(&mut self) -> usize {
+        let n = self.buckets.len();
+        let mut p = if self.cursor >= n { self.min_primary } else { self.cursor };
+        while self.buckets[p].count == 0 {
+            p += 1;
+            if p == n {
+                p = self.min_primary;
+            }
+        }
+        self.cursor = p + 1;
+        p
+    }
+
+    /// The non-empty bucket whose best node has the smallest secondary key (the first such
+    /// bucket on ties). The list is not empty.
+    fn best_bucket(&mut self) -> usize {
+        let mut best = (usize::MAX, self.min_primary);
+        for p in self.min_primary..self.buckets.len() {
+            let bucket = &mut self.buckets[p];
+            if bucket.count == 0 {
+                continue;
+            }
+            while bucket.subs[bucket.min_sub].is_empty() {
+                bucket.min_sub += 1;
+            }
+            if bucket.min_sub < best.0 {
+                best = (bucket.min_sub, p);
+            }
+        }
+        best.1
     }
 
     /// The smallest primary key waiting.
@@ -159,5 +230,50 @@ mod tests {
         assert_eq!(q.pop(&mut out), Some((2, 3)));
         assert_eq!(q.pop(&mut out), Some((6, 0)));
         assert_eq!(q.pop(&mut out), None);
+    }
+
+    #[test]
+    fn cycling_takes_each_primary_bucket_in_turn() {
+        let mut q = OpenList::cycling(1, 1);
+        for (p, s, v) in [(2, 0, 20), (2, 1, 21), (2, 0, 22), (5, 0, 50), (9, 3, 90), (9, 1, 91)] {
+            q.push(p, s, &[v]);
+        }
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        while q.pop(&mut out).is_some() {
+            seen.push(out[0]);
+        }
+        // Round one: the best of buckets 2, 5, 9; round two: 2 and 9; round three: 2.
+        assert_eq!(seen, vec![22, 50, 91, 20, 90, 21]);
+    }
+
+    #[test]
+    fn cycling_wraps_to_a_bucket_filled_behind_the_cursor() {
+        let mut q = OpenList::cycling(1, 1);
+        q.push(4, 0, &[4]);
+        q.push(7, 0, &[7]);
+        let mut out = Vec::new();
+        assert_eq!(q.pop(&mut out), Some((4, 0)));
+        q.push(1, 0, &[1]);
+        assert_eq!(q.pop(&mut out), Some((7, 0)));
+        assert_eq!(q.pop(&mut out), Some((1, 0)));
+        q.push(3, 2, &[3]);
+        assert_eq!(q.pop(&mut out), Some((3, 2)));
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn cycling_every_third_pop_takes_a_turn_the_others_the_best() {
+        let mut q = OpenList::cycling(1, 3);
+        for (p, s, v) in [(1, 5, 15), (1, 6, 16), (2, 1, 21), (2, 2, 22), (3, 9, 39), (4, 0, 40)] {
+            q.push(p, s, &[v]);
+        }
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        while q.pop(&mut out).is_some() {
+            seen.push(out[0]);
+        }
+        // Best (40), best (21), turn (bucket 1: 15), best (22), best (16), turn (bucket 3: 39).
+        assert_eq!(seen, vec![40, 21, 15, 22, 16, 39]);
     }
 }

@@ -88,9 +88,10 @@ fn member(
 
 /// Every configuration a portfolio can use.
 pub fn catalogue() -> Vec<Member> {
+    use crate::strategy::DEFAULT_CYCLE;
     use BoundKind::{Matching, Nearest};
     use Directions::{Backward, Both, Forward};
-    use Weighting::{AStar, Greedy, Weighted};
+    use Weighting::{AStar, Features, Greedy, Weighted};
     vec![
         member("bi-greedy", "bidirectional greedy on the matching bound", Both, Greedy, Matching),
         member("fwd-greedy", "forward greedy on the matching bound", Forward, Greedy, Matching),
@@ -114,6 +115,27 @@ pub fn catalogue() -> Vec<Member> {
         member("bi-nearest", "bidirectional greedy on the nearest-target bound", Both, Greedy, Nearest),
         member("bi-astar", "bidirectional A* on the matching bound", Both, AStar, Matching),
         member("fwd-astar", "forward A* on the matching bound", Forward, AStar, Matching),
+        member(
+            "bi-fess",
+            "bidirectional greedy with feature cells in turn",
+            Both,
+            Features(DEFAULT_CYCLE),
+            Matching,
+        ),
+        member(
+            "fwd-fess",
+            "forward greedy with feature cells in turn",
+            Forward,
+            Features(DEFAULT_CYCLE),
+            Matching,
+        ),
+        member(
+            "bwd-fess",
+            "backward greedy with feature cells in turn",
+            Backward,
+            Features(DEFAULT_CYCLE),
+            Matching,
+        ),
     ]
 }
 
@@ -231,7 +253,8 @@ pub fn solve_portfolio(
     let start = level.start();
     let forwards: Vec<Forward<'_>> =
         members.iter().map(|m| Forward::new(board, start, m.strategy.forward_config(m.push))).collect();
-    let backwards: Vec<Backward<'_>> = members.iter().map(|m| Backward::new(board, start, m.pull)).collect();
+    let backwards: Vec<Backward<'_>> =
+        members.iter().map(|m| Backward::new(board, start, m.strategy.backward_config(m.pull))).collect();
     // A dead root in either direction, under any member's pruning (each is sound), proves the
     // level unsolvable before any search starts; with one shared table a member's dry search
     // alone proves nothing, so this is the only way to say it at once (see dead_root).

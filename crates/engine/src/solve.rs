@@ -176,7 +176,7 @@ pub fn solve(
     let board = level.board();
     let start = level.start();
     let fwd = Forward::new(board, start, config.strategy.forward_config(config.push));
-    let bwd = Backward::new(board, start, config.pull);
+    let bwd = Backward::new(board, start, config.strategy.backward_config(config.pull));
     let table = VisitedTable::new(SHARDS_PER_THREAD * threads);
     let directions = config.strategy.directions;
     let use_fwd = directions != Directions::Backward;

@@ -1,6 +1,6 @@
 //! One best-first search worker, generic over the direction it searches in.
 
-use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, Side};
+use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, Root, Side};
 use bisolve_board::{Cell, State, Zobrist};
 
 use crate::hda::Mailbox;
@@ -77,7 +77,10 @@ impl<'a, E: Expander> Worker<'a, E> {
             weighting: strategy.weighting,
             inertia: strategy.inertia,
             scratch: exp.new_scratch(),
-            open: OpenList::new(HEADER + n_boxes),
+            open: match strategy.weighting.cycle() {
+                Some(k) => OpenList::cycling(HEADER + n_boxes, k),
+                None => OpenList::new(HEADER + n_boxes),
+            },
             children: Vec::new(),
             node: Vec::new(),
             child_node: Vec::new(),
@@ -114,16 +117,16 @@ impl<'a, E: Expander> Worker<'a, E> {
             if let Insert::Meeting(_) = table.insert(root.fp, self.side, 0, PackedMove::ROOT) {
                 return Some(Found::Goal { side: self.side.other(), state: root.state });
             }
-            self.queue_root(&root.state, root.h);
+            self.queue_root(&root);
         }
         None
     }
 
-    fn queue_root(&mut self, state: &State, h: u32) {
+    fn queue_root(&mut self, root: &Root) {
         self.child_node.clear();
-        self.child_node.extend_from_slice(&[state.player, 0]);
-        self.child_node.extend_from_slice(&state.boxes);
-        let (p, s) = self.weighting.keys(0, h, false);
+        self.child_node.extend_from_slice(&[root.state.player, 0]);
+        self.child_node.extend_from_slice(&root.state.boxes);
+        let (p, s) = self.weighting.root_keys(root.h, root.cell);
         self.open.push(p, s, &self.child_node);
     }
 
@@ -146,7 +149,7 @@ impl<'a, E: Expander> Worker<'a, E> {
                     // The other side reached this root: stitch with an empty chain on this side.
                     return Some(Found::Goal { side: self.side.other(), state: root.state });
                 }
-                Insert::New => self.queue_root(&root.state, root.h),
+                Insert::New => self.queue_root(&root),
                 Insert::Improved | Insert::Duplicate => {}
             }
         }
@@ -217,7 +220,7 @@ impl<'a, E: Expander> Worker<'a, E> {
                         return Step::Found(Found::Goal { side: self.side, state });
                     }
                     let same_box = boxes[child.box_index as usize] == last_moved;
-                    let (p, s) = self.weighting.keys(depth, child.h, same_box);
+                    let (p, s) = self.weighting.child_keys(depth, child.h, child.cell, same_box);
                     match mailbox.as_deref_mut() {
                         // Children stay with this worker unless another worker is waiting
                         // for work; then the ones worse than their parent go to their hash
@@ -227,7 +230,7 @@ impl<'a, E: Expander> Worker<'a, E> {
                         // primary key only: judged with the tie-break too, inertia sent away
                         // every equal child that moves another box, which scattered the dive
                         // again (forward, 4 threads: the open room timed out 3 times in 30).
-                        Some(m) if p > parent_keys.0 && m.someone_hungry() => {
+                        Some(m) if self.weighting.worse((p, s), parent_keys) && m.someone_hungry() => {
                             let owner = m.owner(child.fp.key());
                             if owner == m.id() {
                                 self.open.push(p, s, &self.child_node);

@@ -8,7 +8,7 @@ use bisolve_board::Level;
 use bisolve_engine::{FoundBy, Report};
 use common::{engine_level, expect_solved, run_named, valid_levels};
 
-const ALL_STRATEGIES: [&str; 8] = [
+const ALL_STRATEGIES: [&str; 11] = [
     "bidirectional",
     "forward",
     "backward",
@@ -17,6 +17,9 @@ const ALL_STRATEGIES: [&str; 8] = [
     "bidirectional-astar",
     "backward-astar",
     "bidirectional-wastar",
+    "fess",
+    "backward-fess",
+    "bidirectional-fess",
 ];
 
 fn corridors() -> Vec<Level> {
@@ -135,8 +138,8 @@ fn first_push_solves() {
                 assert_eq!(solution.lurd, lurd, "{name}: {strategy} with {threads} threads");
                 assert_ne!(solution.found_by, FoundBy::Start, "{name}: {strategy}");
                 let expected_by = match strategy {
-                    "forward" | "astar" | "wastar" => Some(FoundBy::Forward),
-                    "backward" | "backward-astar" => Some(FoundBy::Backward),
+                    "forward" | "astar" | "wastar" | "fess" => Some(FoundBy::Forward),
+                    "backward" | "backward-astar" | "backward-fess" => Some(FoundBy::Backward),
                     _ => None,
                 };
                 if let Some(by) = expected_by {
@@ -190,4 +193,25 @@ fn microban_meetings_replay_and_repeat() {
         }
     }
     assert!(meetings > 0, "no Microban level among 1-100 was solved by a meeting");
+}
+
+/// The feature-space ordering cycles over its cells in a fixed order, so one thread gives the
+/// same answer twice, and every answer replays.
+#[test]
+fn feature_space_search_repeats_on_one_thread() {
+    let Some(levels) = common::shared_collection("microban.xsb") else {
+        return;
+    };
+    for level in levels.iter().take(40) {
+        for strategy in ["bidirectional-fess", "fess"] {
+            let a = run_named(level, strategy, 1);
+            let b = run_named(level, strategy, 1);
+            assert_eq!(
+                fingerprint_of(level, &a),
+                fingerprint_of(level, &b),
+                "Microban {} with {strategy}: one thread must be deterministic",
+                level.index()
+            );
+        }
+    }
 }

@@ -13,8 +13,8 @@
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
 use bisolve_board::pairs::{PairMode, PairTable};
-use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, PruneCount, Root, Side};
-use bisolve_board::{Board, BoxMap, Dir, Fingerprint, Reach, State, NO_CELL};
+use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
+use bisolve_board::{Areas, Board, BoxMap, Dir, Fingerprint, Reach, State, NO_CELL};
 
 /// Switches and choices of the backward search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,11 +27,15 @@ pub struct PullConfig {
     /// Prune pulls that leave two boxes in a position from which they alone can never both
     /// reach start squares. Default on.
     pub pair_deadlocks: bool,
+    /// Compute each child's feature cell (boxes off start squares, areas of free squares) for
+    /// the feature-space ordering; costs a flood fill of the board per child. Set by the
+    /// engine for that ordering only. Default off.
+    pub features: bool,
 }
 
 impl Default for PullConfig {
     fn default() -> PullConfig {
-        PullConfig { dead_squares: true, bound: BoundKind::Matching, pair_deadlocks: true }
+        PullConfig { dead_squares: true, bound: BoundKind::Matching, pair_deadlocks: true, features: false }
     }
 }
 
@@ -63,6 +67,10 @@ pub struct PullScratch {
     boxes: BoxMap,
     reach: Reach,
     child_reach: Reach,
+    /// The areas of the state being expanded, for its children's feature cells, and a fill
+    /// that counts a child's areas when they cannot be worked out locally.
+    areas: Areas,
+    area_fill: Reach,
     bound: LowerBound,
     pruned_dead: u64,
     pruned_bound: u64,
@@ -82,6 +90,8 @@ impl Expander for Backward<'_> {
             boxes: BoxMap::new(n),
             reach: Reach::new(n),
             child_reach: Reach::new(n),
+            areas: Areas::new(n),
+            area_fill: Reach::new(n),
             bound: LowerBound::new(self.config.bound),
             pruned_dead: 0,
             pruned_bound: 0,
@@ -98,6 +108,12 @@ impl Expander for Backward<'_> {
             return Vec::new();
         };
         s.boxes.set_all(goals);
+        let cell = if self.config.features {
+            let unplaced = goals.iter().filter(|&&g| !board.is_start_square(g)).count() as u32;
+            FeatureCell { unplaced, areas: s.areas.label(board, &s.boxes) }.pack()
+        } else {
+            0
+        };
         let mut seen = vec![false; board.n_cells()];
         let mut roots = Vec::new();
         for &g in goals {
@@ -111,7 +127,7 @@ impl Expander for Backward<'_> {
                 }
                 let state = State::new(goals.to_vec(), player);
                 let fp = board.zobrist().fingerprint(goals, player);
-                roots.push(Root { state, fp, h });
+                roots.push(Root { state, fp, h, cell });
             }
         }
         s.boxes.clear_all(goals);
@@ -127,11 +143,15 @@ impl Expander for Backward<'_> {
         let zobrist = board.zobrist();
         s.boxes.set_all(node.boxes);
         let region_min = s.reach.fill(board, &s.boxes, node.player);
+        if self.config.features {
+            s.areas.label(board, &s.boxes);
+        }
         if s.bound.prepare(board.start_distances(), node.boxes).is_none() {
             s.boxes.clear_all(node.boxes);
             return;
         }
         let base = node.fp ^ zobrist.player_key(node.player);
+        let unplaced = node.boxes.iter().filter(|&&b| !board.is_start_square(b)).count();
         for (i, &b) in node.boxes.iter().enumerate() {
             for d in Dir::ALL {
                 // The player stands on `to`, steps back to `beyond`, and the box follows.
@@ -157,6 +177,15 @@ impl Expander for Backward<'_> {
                     None => s.child_reach.fill(board, &s.boxes, beyond),
                 };
                 debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
+                let areas = if self.config.features {
+                    match s.areas.after_move(board, &s.boxes, b, to) {
+                        Some(n) => n,
+                        None => s.area_fill.count_areas(board, &s.boxes),
+                    }
+                } else {
+                    0
+                };
+                debug_assert!(!self.config.features || areas == s.area_fill.count_areas(board, &s.boxes));
                 s.boxes.move_box(to, b);
                 if let Some(pairs) = &self.pairs {
                     if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
@@ -174,6 +203,13 @@ impl Expander for Backward<'_> {
                     h,
                     goal: fp == self.start_fp,
                     is_macro: false,
+                    cell: if self.config.features {
+                        let unplaced = unplaced + usize::from(!board.is_start_square(to))
+                            - usize::from(!board.is_start_square(b));
+                        FeatureCell { unplaced: unplaced as u32, areas }.pack()
+                    } else {
+                        0
+                    },
                 });
             }
         }

@@ -32,8 +32,8 @@ use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::rooms::{GoalRoom, GoalRooms};
-use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, PruneCount, Root, Side};
-use bisolve_board::{Board, BoxMap, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
+use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
+use bisolve_board::{Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
 
 use std::sync::Arc;
 
@@ -83,6 +83,10 @@ pub struct PushConfig {
     /// incomplete (never sound to prove a level unsolvable with), so the engine turns it off
     /// when the forward search runs alone. Needs `goal_macros`. Default on.
     pub goal_cut: bool,
+    /// Compute each child's feature cell (boxes off goals, areas of free squares) for the
+    /// feature-space ordering; costs a flood fill of the board per child. Set by the engine
+    /// for that ordering only. Default off.
+    pub features: bool,
 }
 
 impl Default for PushConfig {
@@ -98,6 +102,7 @@ impl Default for PushConfig {
             pair_deadlocks: true,
             goal_macros: true,
             goal_cut: true,
+            features: false,
         }
     }
 }
@@ -302,6 +307,15 @@ impl Forward<'_> {
             },
         };
         debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, macro_player.unwrap_or(b)));
+        let areas = if self.config.features {
+            match s.areas.after_move(board, &s.boxes, b, to) {
+                Some(n) => n,
+                None => s.area_fill.count_areas(board, &s.boxes),
+            }
+        } else {
+            0
+        };
+        debug_assert!(!self.config.features || areas == s.area_fill.count_areas(board, &s.boxes));
         s.boxes.move_box(to, b);
         if let Some(pairs) = &self.pairs {
             if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
@@ -320,6 +334,11 @@ impl Forward<'_> {
             h,
             goal: child_off == 0,
             is_macro: macro_player.is_some(),
+            cell: if self.config.features {
+                FeatureCell { unplaced: child_off as u32, areas }.pack()
+            } else {
+                0
+            },
         });
     }
 
@@ -337,6 +356,10 @@ pub struct PushScratch {
     boxes: BoxMap,
     reach: Reach,
     child_reach: Reach,
+    /// The areas of the state being expanded, for its children's feature cells, and a fill
+    /// that counts a child's areas when they cannot be worked out locally.
+    areas: Areas,
+    area_fill: Reach,
     bound: LowerBound,
     freeze: FreezeCheck,
     tables: FrozenTables,
@@ -373,6 +396,8 @@ impl Expander for Forward<'_> {
             boxes: BoxMap::new(n),
             reach: Reach::new(n),
             child_reach: Reach::new(n),
+            areas: Areas::new(n),
+            area_fill: Reach::new(n),
             bound: LowerBound::new(self.config.bound),
             freeze: FreezeCheck::default(),
             tables: FrozenTables::default(),
@@ -411,9 +436,18 @@ impl Expander for Forward<'_> {
         let Some(h) = s.bound.prepare(board.goal_distances(), boxes) else {
             return Vec::new();
         };
+        let cell = if self.config.features {
+            s.boxes.set_all(boxes);
+            let areas = s.areas.label(board, &s.boxes);
+            s.boxes.clear_all(boxes);
+            let unplaced = boxes.iter().filter(|&&b| !board.is_goal(b)).count() as u32;
+            FeatureCell { unplaced, areas }.pack()
+        } else {
+            0
+        };
         let state = State::new(boxes.clone(), player);
         let fp = board.zobrist().fingerprint(&state.boxes, player);
-        vec![Root { state, fp, h }]
+        vec![Root { state, fp, h, cell }]
     }
 
     fn is_goal(&self, _s: &mut PushScratch, node: NodeRef<'_>) -> bool {
@@ -424,6 +458,9 @@ impl Expander for Forward<'_> {
         let board = self.board;
         s.boxes.set_all(node.boxes);
         let region_min = s.reach.fill(board, &s.boxes, node.player);
+        if self.config.features {
+            s.areas.label(board, &s.boxes);
+        }
         let table = self.table_for(s, node.boxes);
         if s.bound.prepare(table.as_deref().unwrap_or(board.goal_distances()), node.boxes).is_none() {
             // Only a root or a state found before a configuration change can get here.

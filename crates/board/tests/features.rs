@@ -1,0 +1,139 @@
+//! Feature cells of the feature-space search: the areas count agrees with repeated player
+//! fills, and packing a cell into one number loses nothing.
+
+use std::collections::HashSet;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config as ProptestConfig, RngSeed};
+
+use bisolve_board::search::FeatureCell;
+use bisolve_board::{Areas, BoxMap, Cell, Level, Reach};
+
+/// A room with a pillar and a side pocket: boxes can close off several areas.
+const ROOMS: &str = "\
+##########
+#@   #   #
+# #  $   #
+#  $ # # #
+###  #   #
+  #  #####
+  #..  #
+  ######
+";
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        rng_seed: RngSeed::Fixed(0x5EED_0002),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Areas counted the slow way: fill from every free cell no earlier fill reached.
+fn areas_by_fills(level: &Level, boxes: &[Cell]) -> u32 {
+    let board = level.board();
+    let mut map = BoxMap::new(board.n_cells());
+    map.set_all(boxes);
+    let mut reach = Reach::new(board.n_cells());
+    let mut seen = HashSet::new();
+    let mut areas = 0;
+    for c in 0..board.n_cells() as Cell {
+        if map.is_box(c) || seen.contains(&c) {
+            continue;
+        }
+        areas += 1;
+        reach.fill(board, &map, c);
+        seen.extend(reach.cells());
+    }
+    areas
+}
+
+#[test]
+fn an_empty_board_is_one_area() {
+    let level = Level::parse(ROOMS).unwrap();
+    let board = level.board();
+    let mut reach = Reach::new(board.n_cells());
+    assert_eq!(reach.count_areas(board, &BoxMap::new(board.n_cells())), 1);
+}
+
+#[test]
+fn a_box_in_a_corridor_splits_it() {
+    let level = Level::parse("#######\n#@ $ .#\n#######\n").unwrap();
+    let board = level.board();
+    let mut map = BoxMap::new(board.n_cells());
+    map.set_all(&level.start().boxes);
+    assert_eq!(Reach::new(board.n_cells()).count_areas(board, &map), 2);
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Any set of boxes: the one-pass count equals the count by repeated fills.
+    #[test]
+    fn areas_match_repeated_fills(picks in proptest::collection::vec(any::<u16>(), 0..12)) {
+        let level = Level::parse(ROOMS).unwrap();
+        let n = level.board().n_cells() as u16;
+        let mut boxes: Vec<Cell> = picks.iter().map(|p| p % n).collect();
+        boxes.sort_unstable();
+        boxes.dedup();
+        let board = level.board();
+        let mut map = BoxMap::new(board.n_cells());
+        map.set_all(&boxes);
+        let mut reach = Reach::new(board.n_cells());
+        // Twice with the same buffers: the count does not depend on earlier calls.
+        for _ in 0..2 {
+            prop_assert_eq!(reach.count_areas(board, &map), areas_by_fills(&level, &boxes));
+        }
+    }
+
+    /// Labelling agrees with the count, and after one box moves anywhere (to a neighbour, as
+    /// a push or pull does, or further, as a goal macro does) the local answer, when there is
+    /// one, equals a fresh count.
+    #[test]
+    fn areas_after_a_move_match_a_fresh_count(
+        picks in proptest::collection::vec(any::<u16>(), 1..12),
+        which in any::<usize>(),
+        target in any::<u16>(),
+        adjacent in any::<bool>(),
+    ) {
+        let level = Level::parse(ROOMS).unwrap();
+        let board = level.board();
+        let n = board.n_cells() as u16;
+        let mut boxes: Vec<Cell> = picks.iter().map(|p| p % n).collect();
+        boxes.sort_unstable();
+        boxes.dedup();
+        let from = boxes[which % boxes.len()];
+        let to = if adjacent {
+            let options: Vec<Cell> = board.neighbours(from).iter().copied()
+                .filter(|&c| c != bisolve_board::NO_CELL && !boxes.contains(&c)).collect();
+            if options.is_empty() { return Ok(()); }
+            options[target as usize % options.len()]
+        } else {
+            target % n
+        };
+        prop_assume!(!boxes.contains(&to));
+        let mut map = BoxMap::new(board.n_cells());
+        map.set_all(&boxes);
+        let mut areas = Areas::new(board.n_cells());
+        prop_assert_eq!(areas.label(board, &map), areas_by_fills(&level, &boxes));
+        map.move_box(from, to);
+        let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
+        if let Some(count) = areas.after_move(board, &map, from, to) {
+            prop_assert_eq!(count, areas_by_fills(&level, &after));
+        }
+    }
+
+    /// Packing keeps both features (areas up to the cap) and orders by boxes placed first.
+    #[test]
+    fn feature_cells_pack_and_unpack(unplaced in 0u32..2000, areas in 1u32..40, other in 0u32..2000) {
+        let cell = FeatureCell { unplaced, areas };
+        let back = FeatureCell::unpack(cell.pack());
+        prop_assert_eq!(back.unplaced, unplaced);
+        prop_assert_eq!(back.areas, areas.min(FeatureCell::MAX_AREAS));
+        let placed_more = FeatureCell { unplaced: other, areas: 1 };
+        if other < unplaced {
+            prop_assert!(placed_more.pack() < cell.pack());
+        }
+    }
+}
