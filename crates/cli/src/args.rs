@@ -87,7 +87,7 @@ pub struct SolveArgs {
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
     /// Search strategy (see `bisolve strategies`); `portfolio` races several.
-    #[arg(long, short = 's', default_value = "bidirectional-fess")]
+    #[arg(long, short = 's', default_value = "bidirectional")]
     pub strategy: String,
     /// Portfolio members, comma-separated (see `bisolve strategies`); implies
     /// `--strategy portfolio`.

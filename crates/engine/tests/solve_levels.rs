@@ -252,9 +252,10 @@ fn hand_made_unsolvable_levels_under_every_strategy() {
             "wastar",
             "bidirectional-astar",
             "backward-astar",
-            "fess",
-            "backward-fess",
-            "bidirectional-fess",
+            "greedy",
+            "backward-greedy",
+            "bidirectional-greedy",
+            "forward-fess1",
         ] {
             for threads in [1, 2, 4] {
                 let report = run_named(level, strategy, threads);
@@ -280,7 +281,7 @@ fn microban_sample_every_direction_and_thread_count() {
     for index in MICROBAN_SAMPLE {
         let level = &levels[index - 1];
         assert_eq!(level.index(), index);
-        for strategy in ["forward", "backward", "bidirectional", "bidirectional-fess"] {
+        for strategy in ["forward", "backward", "bidirectional", "bidirectional-greedy"] {
             for threads in [1, 2] {
                 let report = run_named(level, strategy, threads);
                 let solution = expect_solved(level, &report);
