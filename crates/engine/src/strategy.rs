@@ -150,18 +150,13 @@ pub struct Strategy {
 pub const DEFAULT_WEIGHTING: Weighting = Weighting::Features(DEFAULT_CYCLE);
 
 /// The default strategy is `bidirectional` with the default ordering ([`DEFAULT_WEIGHTING`],
-/// feature cells). Measured at 10 s a level, 2 threads, on this
-/// project's 2-core machine (2026-11-25), against `bidirectional` (greedy): XSokoban 1-45 26
-/// vs 20 solved, Sasquatch 36 vs 28 (every level greedy solved among them), Microban I 155
-/// vs 155, Microban II 135 vs 134; the three Boxoban files 1000 each with both.
-/// (`bidirectional-greedy` is the greedy search that was the default before.)
+/// feature cells). Measured at 10 s a level, 2 threads, on this project's 2-core machine
+/// (2026-11-25), against `bidirectional-greedy` (the default before): XSokoban 1-45 26 vs 20
+/// solved, Sasquatch 36 vs 28 (every level greedy solved among them), Microban I 155 vs 155,
+/// Microban II 135 vs 134; the three Boxoban files 1000 each with both.
 impl Default for Strategy {
     fn default() -> Strategy {
-        Strategy {
-            directions: Directions::Both,
-            weighting: Weighting::Features(DEFAULT_CYCLE),
-            inertia: true,
-        }
+        Strategy { directions: Directions::Both, weighting: DEFAULT_WEIGHTING, inertia: true }
     }
 }
 

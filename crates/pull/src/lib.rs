@@ -28,8 +28,9 @@ pub struct PullConfig {
     /// reach start squares. Default on.
     pub pair_deadlocks: bool,
     /// Compute each child's feature cell (boxes off start squares, areas of free squares) for
-    /// the feature-space ordering; costs a flood fill of the board per child. Set by the
-    /// engine for that ordering only. Default off.
+    /// the feature-cell ordering; costs a labelling of the board's areas per expansion, and a
+    /// count of them for a child whose pull might split an area. Set by the engine for that
+    /// ordering only. Default off.
     pub features: bool,
 }
 
@@ -151,7 +152,11 @@ impl Expander for Backward<'_> {
             return;
         }
         let base = node.fp ^ zobrist.player_key(node.player);
-        let unplaced = node.boxes.iter().filter(|&&b| !board.is_start_square(b)).count();
+        let unplaced = if self.config.features {
+            node.boxes.iter().filter(|&&b| !board.is_start_square(b)).count()
+        } else {
+            0
+        };
         for (i, &b) in node.boxes.iter().enumerate() {
             for d in Dir::ALL {
                 // The player stands on `to`, steps back to `beyond`, and the box follows.

@@ -84,8 +84,9 @@ pub struct PushConfig {
     /// when the forward search runs alone. Needs `goal_macros`. Default on.
     pub goal_cut: bool,
     /// Compute each child's feature cell (boxes off goals, areas of free squares) for the
-    /// feature-space ordering; costs a flood fill of the board per child. Set by the engine
-    /// for that ordering only. Default off.
+    /// feature-cell ordering; costs a labelling of the board's areas per expansion, and a count
+    /// of them for a child whose push might split an area. Set by the engine for that
+    /// ordering only. Default off.
     pub features: bool,
 }
 
