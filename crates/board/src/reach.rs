@@ -195,6 +195,25 @@ impl Areas {
         }
         Some(count + 1 - joined as u32)
     }
+
+    /// The number of areas after one box moves from `from` to `to`: worked out from the last
+    /// labelling when [`Areas::after_move`] can, else counted afresh with `spare` (whose
+    /// labels this overwrites). `boxes` already shows the position after the move.
+    pub fn count_after_move(
+        &self,
+        board: &Board,
+        boxes: &BoxMap,
+        from: Cell,
+        to: Cell,
+        spare: &mut Areas,
+    ) -> u32 {
+        let count = match self.after_move(board, boxes, from, to) {
+            Some(count) => count,
+            None => spare.label(board, boxes),
+        };
+        debug_assert_eq!(count, spare.label(board, boxes), "areas after moving a box {from} -> {to}");
+        count
+    }
 }
 
 /// A reusable flood fill of the player's region. Marks are generation stamps, so a new fill
@@ -291,33 +310,5 @@ impl Reach {
     /// The cells the last fill reached, in no particular order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
         self.stamp.iter().enumerate().filter(move |&(_, &s)| s == self.current).map(|(c, _)| c as Cell)
-    }
-
-    /// The number of areas the free cells of the board fall into: 1 when the player could
-    /// walk everywhere that no box stands, more for every area the boxes close off (the
-    /// connectivity of a position, a feature of the feature-space search). Reuses this fill's
-    /// buffers, so it forgets the last fill.
-    pub fn count_areas(&mut self, board: &Board, boxes: &BoxMap) -> u32 {
-        self.next_stamp();
-        let cur = self.current;
-        let mut areas = 0;
-        for start in 0..board.n_cells() as Cell {
-            if self.stamp[start as usize] == cur || boxes.is_box(start) {
-                continue;
-            }
-            areas += 1;
-            self.stamp[start as usize] = cur;
-            self.stack.clear();
-            self.stack.push(start);
-            while let Some(c) = self.stack.pop() {
-                for &n in board.neighbours(c) {
-                    if n != NO_CELL && self.stamp[n as usize] != cur && !boxes.is_box(n) {
-                        self.stamp[n as usize] = cur;
-                        self.stack.push(n);
-                    }
-                }
-            }
-        }
-        areas
     }
 }

@@ -1,10 +1,12 @@
 //! Feature cells of the feature-space search: the areas count agrees with repeated player
 //! fills, and packing a cell into one number loses nothing.
 
+mod common;
+
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config as ProptestConfig, RngSeed};
+use proptest::test_runner::Config as ProptestConfig;
 
 use bisolve_board::search::FeatureCell;
 use bisolve_board::{Areas, BoxMap, Cell, Level, Reach};
@@ -22,12 +24,7 @@ const ROOMS: &str = "\
 ";
 
 fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        rng_seed: RngSeed::Fixed(0x5EED_0002),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    common::proptest_config(cases, 0x5EED_0002)
 }
 
 /// Areas counted the slow way: fill from every free cell no earlier fill reached.
@@ -53,8 +50,7 @@ fn areas_by_fills(level: &Level, boxes: &[Cell]) -> u32 {
 fn an_empty_board_is_one_area() {
     let level = Level::parse(ROOMS).unwrap();
     let board = level.board();
-    let mut reach = Reach::new(board.n_cells());
-    assert_eq!(reach.count_areas(board, &BoxMap::new(board.n_cells())), 1);
+    assert_eq!(Areas::new(board.n_cells()).label(board, &BoxMap::new(board.n_cells())), 1);
 }
 
 #[test]
@@ -63,7 +59,7 @@ fn a_box_in_a_corridor_splits_it() {
     let board = level.board();
     let mut map = BoxMap::new(board.n_cells());
     map.set_all(&level.start().boxes);
-    assert_eq!(Reach::new(board.n_cells()).count_areas(board, &map), 2);
+    assert_eq!(Areas::new(board.n_cells()).label(board, &map), 2);
 }
 
 proptest! {
@@ -80,10 +76,10 @@ proptest! {
         let board = level.board();
         let mut map = BoxMap::new(board.n_cells());
         map.set_all(&boxes);
-        let mut reach = Reach::new(board.n_cells());
+        let mut areas = Areas::new(board.n_cells());
         // Twice with the same buffers: the count does not depend on earlier calls.
         for _ in 0..2 {
-            prop_assert_eq!(reach.count_areas(board, &map), areas_by_fills(&level, &boxes));
+            prop_assert_eq!(areas.label(board, &map), areas_by_fills(&level, &boxes));
         }
     }
 
@@ -119,9 +115,12 @@ proptest! {
         prop_assert_eq!(areas.label(board, &map), areas_by_fills(&level, &boxes));
         map.move_box(from, to);
         let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
+        let expected = areas_by_fills(&level, &after);
         if let Some(count) = areas.after_move(board, &map, from, to) {
-            prop_assert_eq!(count, areas_by_fills(&level, &after));
+            prop_assert_eq!(count, expected);
         }
+        let mut spare = Areas::new(board.n_cells());
+        prop_assert_eq!(areas.count_after_move(board, &map, from, to, &mut spare), expected);
     }
 
     /// Packing keeps both features (areas up to the cap) and orders by boxes placed first.

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config as ProptestConfig, RngSeed};
+use proptest::test_runner::Config as ProptestConfig;
 
 use bisolve_board::moves::{
     parse_lurd, pushes_to_steps, replay, steps_to_lurd, steps_to_pushes, walk_path, BadMove, Push,
@@ -458,12 +458,7 @@ impl Reference {
 }
 
 fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        rng_seed: RngSeed::Fixed(0x5EED_0002),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    common::proptest_config(cases, 0x5EED_0002)
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config as ProptestConfig, RngSeed};
+use proptest::test_runner::Config as ProptestConfig;
 
 use bisolve_board::{Board, BoxMap, Cell, Dir, Fingerprint, Level, Reach, State, NO_CELL};
 use common::{cell, region};
@@ -22,14 +22,8 @@ const TWO_ROOMS: &str = "\
 ###########
 ";
 
-/// Fixed seed, no persistence files: the same cases on every run.
 fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        rng_seed: RngSeed::Fixed(0x5EED_0001),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    common::proptest_config(cases, 0x5EED_0001)
 }
 
 /// A position with boxes kept in a fixed order, so each box keeps its identity.

@@ -309,14 +309,10 @@ impl Forward<'_> {
         };
         debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, macro_player.unwrap_or(b)));
         let areas = if self.config.features {
-            match s.areas.after_move(board, &s.boxes, b, to) {
-                Some(n) => n,
-                None => s.area_fill.count_areas(board, &s.boxes),
-            }
+            s.areas.count_after_move(board, &s.boxes, b, to, &mut s.spare_areas)
         } else {
             0
         };
-        debug_assert!(!self.config.features || areas == s.area_fill.count_areas(board, &s.boxes));
         s.boxes.move_box(to, b);
         if let Some(pairs) = &self.pairs {
             if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
@@ -357,10 +353,10 @@ pub struct PushScratch {
     boxes: BoxMap,
     reach: Reach,
     child_reach: Reach,
-    /// The areas of the state being expanded, for its children's feature cells, and a fill
-    /// that counts a child's areas when they cannot be worked out locally.
+    /// The areas of the state being expanded, for its children's feature cells, and spare
+    /// labels that count a child's areas when they cannot be worked out locally.
     areas: Areas,
-    area_fill: Reach,
+    spare_areas: Areas,
     bound: LowerBound,
     freeze: FreezeCheck,
     tables: FrozenTables,
@@ -398,7 +394,7 @@ impl Expander for Forward<'_> {
             reach: Reach::new(n),
             child_reach: Reach::new(n),
             areas: Areas::new(n),
-            area_fill: Reach::new(n),
+            spare_areas: Areas::new(n),
             bound: LowerBound::new(self.config.bound),
             freeze: FreezeCheck::default(),
             tables: FrozenTables::default(),

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use bisolve_board::moves::{self, ReplayStats};
 use bisolve_board::{load_collection, Board, Cell, Collection, Dir, Level, State};
+use proptest::test_runner::{Config as ProptestConfig, RngSeed};
 
 /// The project's own levels: `levels/` at the workspace root.
 pub fn repo_levels() -> PathBuf {
@@ -118,4 +119,15 @@ pub fn region(board: &Board, state: &State) -> Vec<Cell> {
         }
     }
     (0..board.n_cells() as Cell).filter(|&c| seen[c as usize]).collect()
+}
+
+/// A proptest configuration with a fixed seed and no persistence files: the same `cases`
+/// cases on every run.
+pub fn proptest_config(cases: u32, seed: u64) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
