@@ -289,16 +289,12 @@ impl Reach {
             }
             freed_joins = true;
         }
-        if self.contains(blocked) && (blocked == parent_min || !self.ring_is_one_run(board, boxes, blocked)) {
+        if self.contains(blocked)
+            && (blocked == parent_min || !ring_is_one_run(board, blocked, |c| !boxes.is_box(c)))
+        {
             return None;
         }
         Some(if freed_joins { parent_min.min(freed) } else { parent_min })
-    }
-
-    /// True if the free orthogonal neighbours of `cell` are connected to each other through
-    /// free cells of the ring of eight around it.
-    fn ring_is_one_run(&self, board: &Board, boxes: &BoxMap, cell: Cell) -> bool {
-        ring_is_one_run(board, cell, |c| !boxes.is_box(c))
     }
 
     /// True if the last fill reached `cell`.
