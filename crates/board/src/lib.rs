@@ -14,6 +14,7 @@ mod dir;
 mod error;
 mod level;
 pub mod moves;
+pub mod packing;
 pub mod pairs;
 pub mod parse;
 mod reach;

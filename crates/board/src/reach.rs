@@ -62,6 +62,7 @@ impl BoxMap {
     /// Moves the box on `from` to `to`, keeping its index.
     #[inline]
     pub fn move_box(&mut self, from: Cell, to: Cell) {
+        debug_assert_ne!(from, to, "a box moved onto its own square would vanish from the map");
         self.at[to as usize] = self.at[from as usize];
         self.at[from as usize] = EMPTY;
     }

@@ -152,6 +152,15 @@ pub struct PruningArgs {
     /// to start squares.
     #[arg(long)]
     pub no_pull_pair_deadlocks: bool,
+    /// Take a box that reaches the start of a goal's way in on to that goal in one move when
+    /// the goal is next in its packing order (packing macros; off by default).
+    #[arg(long)]
+    pub packing_macros: bool,
+    /// Feature cells count targets filled in their packing order instead of boxes on
+    /// targets (the packing feature of the feature-cell ordering, both directions; off by
+    /// default).
+    #[arg(long)]
+    pub packing: bool,
     /// Do not break ties in favour of pushing the box the last move pushed (inertia).
     #[arg(long)]
     pub no_inertia: bool,

@@ -26,7 +26,7 @@ impl From<BoundArg> for BoundKind {
 }
 
 /// The pruning switches applied to a push and a pull configuration: `--no-*` switches turn
-/// techniques off, `--bound`/`--pull-bound` replace the bounds.
+/// techniques off, `--packing*` turn the packing techniques on, `--bound`/`--pull-bound` replace the bounds.
 pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConfig) {
     push.dead_squares &= !p.no_dead_squares;
     push.freeze &= !p.no_freeze;
@@ -39,6 +39,9 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.goal_cut &= !p.no_goal_cut;
     pull.dead_squares &= !p.no_pull_dead_squares;
     pull.pair_deadlocks &= !p.no_pull_pair_deadlocks;
+    push.packing |= p.packing;
+    push.packing_macros |= p.packing_macros;
+    pull.packing |= p.packing;
     if let Some(b) = p.bound {
         push.bound = b.into();
     }

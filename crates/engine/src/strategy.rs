@@ -181,6 +181,7 @@ impl Strategy {
     pub fn forward_config(self, mut push: bisolve_push::PushConfig) -> bisolve_push::PushConfig {
         if self.weighting.optimal() {
             push.goal_macros = false;
+            push.packing_macros = false;
         }
         push.goal_cut &= push.goal_macros && self.directions == Directions::Both;
         push.features = self.weighting.cycle().is_some();

@@ -293,6 +293,32 @@ fn microban_sample_every_direction_and_thread_count() {
     }
 }
 
+/// The packing feature and packing macros (off by default) on: every solution still replays,
+/// in every direction and with one or two threads, on the Microban sample and the first ten
+/// Microban II levels.
+#[test]
+fn microban_sample_with_the_packing_techniques() {
+    let Some(levels) = common::shared_collection("microban.xsb") else {
+        return;
+    };
+    let mut sample: Vec<Level> = MICROBAN_SAMPLE.iter().map(|&i| levels[i - 1].clone()).collect();
+    if let Some(second) = common::shared_collection("microban2.xsb") {
+        sample.extend(second.into_iter().take(10));
+    }
+    for level in &sample {
+        for strategy in ["forward", "bidirectional", "backward"] {
+            for threads in [1, 2] {
+                let mut config = common::config(strategy, threads);
+                config.push.packing = true;
+                config.push.packing_macros = true;
+                config.pull.packing = true;
+                let report = common::run(level, &config, &common::time_limit(10.0));
+                expect_solved(level, &report);
+            }
+        }
+    }
+}
+
 /// A level whose player can reach boxes but no goal (every goal is walled off), or goals but
 /// no box, is valid text that no search can solve: loading it must work and the solve must
 /// say unsolvable, with a note saying why.

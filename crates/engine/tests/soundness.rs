@@ -17,10 +17,11 @@ use common::{expect_solved, run_named, solution_pushes, state_sequence, Canonica
 
 const BOUNDS: [BoundKind; 3] = [BoundKind::Matching, BoundKind::Nearest, BoundKind::Zero];
 
-/// The forward defaults without goal macros: these checks are about pruning, and a macro is
-/// several pushes in one move (`goal_macros_are_legal_push_sequences` checks those).
+/// The forward defaults without goal or packing macros: these checks are about pruning, and a
+/// macro is several pushes in one move (`goal_macros_are_legal_push_sequences` and
+/// `packing_macros_are_legal_push_sequences` check those).
 fn single_pushes() -> PushConfig {
-    PushConfig { goal_macros: false, goal_cut: false, ..PushConfig::default() }
+    PushConfig { goal_macros: false, goal_cut: false, packing_macros: false, ..PushConfig::default() }
 }
 
 /// A move that must be one push, as a push.
@@ -459,12 +460,38 @@ fn goal_macros_are_legal_push_sequences() {
         let with_rooms = |l: &Level| !GoalRooms::new(l.board(), l.start()).is_empty();
         levels.extend(microban.into_iter().filter(with_rooms).take(6));
     }
-    let mut macros = 0;
+    let config = PushConfig { goal_cut: false, packing_macros: false, ..PushConfig::default() };
     for level in &levels {
+        let fwd = Forward::new(level.board(), level.start(), config);
+        assert!(fwd.goal_rooms().is_some(), "{} (index {}): no goal room found", level.name(), level.index());
+    }
+    let macros = check_macros(&levels, config);
+    assert!(macros > 0, "no macro was offered on {} levels with goal rooms", levels.len());
+}
+
+#[test]
+fn packing_macros_are_legal_push_sequences() {
+    let mut levels = common::valid_levels(&common::repo_levels().join("edge/goal-room.xsb"));
+    for file in ["microban.xsb", "xsokoban-1-45.xsb"] {
+        if let Some(collection) = common::shared_collection(file) {
+            levels.extend(collection.into_iter().take(8));
+        }
+    }
+    let config =
+        PushConfig { goal_macros: false, goal_cut: false, packing_macros: true, ..PushConfig::default() };
+    let macros = check_macros(&levels, config);
+    assert!(macros > 0, "no packing macro was offered on {} levels", levels.len());
+}
+
+/// Expands up to 5,000 states of each level breadth-first with `config` and checks every macro
+/// child: its pushes replay from the parent and end on the child, and `parent()` undoes it.
+/// Returns how many macros were checked.
+fn check_macros(levels: &[Level], config: PushConfig) -> usize {
+    let mut macros = 0;
+    for level in levels {
         let board = level.board();
         let what = format!("{} (index {})", level.name(), level.index());
-        let fwd = Forward::new(board, level.start(), PushConfig { goal_cut: false, ..PushConfig::default() });
-        assert!(fwd.goal_rooms().is_some(), "{what}: no goal room found");
+        let fwd = Forward::new(board, level.start(), config);
         let mut scratch = fwd.new_scratch();
         let mut queue = VecDeque::from([level.start().clone()]);
         let mut seen = HashSet::from([level.start().fingerprint(board)]);
@@ -499,5 +526,5 @@ fn goal_macros_are_legal_push_sequences() {
             }
         }
     }
-    assert!(macros > 0, "no macro was offered on {} levels with goal rooms", levels.len());
+    macros
 }

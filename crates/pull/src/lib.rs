@@ -12,6 +12,7 @@
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
+use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
 use bisolve_board::{Areas, Board, BoxMap, Dir, Fingerprint, Reach, State, NO_CELL};
@@ -32,11 +33,21 @@ pub struct PullConfig {
     /// count of them for a child whose pull might split an area. Set by the engine for that
     /// ordering only. Default off.
     pub features: bool,
+    /// With `features`: count start squares packed in their packing order (see
+    /// [`bisolve_board::packing`]) instead of boxes on start squares in the feature cell.
+    /// Default off (`--packing`).
+    pub packing: bool,
 }
 
 impl Default for PullConfig {
     fn default() -> PullConfig {
-        PullConfig { dead_squares: true, bound: BoundKind::Matching, pair_deadlocks: true, features: false }
+        PullConfig {
+            dead_squares: true,
+            bound: BoundKind::Matching,
+            pair_deadlocks: true,
+            features: false,
+            packing: false,
+        }
     }
 }
 
@@ -47,13 +58,17 @@ pub struct Backward<'a> {
     config: PullConfig,
     start_fp: Fingerprint,
     pairs: Option<PairTable>,
+    /// The start squares' packing order, when feature cells count packed start squares.
+    packing: Option<PackingOrder>,
 }
 
 impl<'a> Backward<'a> {
     /// A backward search towards `start` on `board`.
     pub fn new(board: &'a Board, start: &State, config: PullConfig) -> Backward<'a> {
         let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Pull) } else { None };
-        Backward { board, config, start_fp: start.fingerprint(board), pairs }
+        let packing = (config.features && config.packing).then(|| PackingOrder::new(board, Side::Backward));
+        let packing = packing.filter(PackingOrder::has_order);
+        Backward { board, config, start_fp: start.fingerprint(board), pairs, packing }
     }
 
     /// The configuration.
@@ -111,7 +126,9 @@ impl Expander for Backward<'_> {
         s.boxes.set_all(goals);
         let cell = if self.config.features {
             let unplaced = goals.iter().filter(|&&g| !board.is_start_square(g)).count() as u32;
-            FeatureCell { unplaced, areas: s.areas.label(board, &s.boxes) }.pack()
+            let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+            FeatureCell { unplaced: unpacked.unwrap_or(unplaced), areas: s.areas.label(board, &s.boxes) }
+                .pack()
         } else {
             0
         };
@@ -187,6 +204,7 @@ impl Expander for Backward<'_> {
                 } else {
                     0
                 };
+                let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
                 s.boxes.move_box(to, b);
                 if let Some(pairs) = &self.pairs {
                     if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
@@ -207,7 +225,7 @@ impl Expander for Backward<'_> {
                     cell: if self.config.features {
                         let unplaced = unplaced + usize::from(!board.is_start_square(to))
                             - usize::from(!board.is_start_square(b));
-                        FeatureCell { unplaced: unplaced as u32, areas }.pack()
+                        FeatureCell { unplaced: unpacked.unwrap_or(unplaced as u32), areas }.pack()
                     } else {
                         0
                     },

@@ -30,6 +30,7 @@ pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
+use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::rooms::{GoalRoom, GoalRooms};
 use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
@@ -88,6 +89,17 @@ pub struct PushConfig {
     /// of them for a child whose push might split an area. Set by the engine for that
     /// ordering only. Default off.
     pub features: bool,
+    /// With `features`: count goals packed in their packing order (see
+    /// [`bisolve_board::packing`]) instead of boxes on goals in the feature cell, so a box
+    /// on a goal out of turn counts for nothing. Default off: measured neutral to slightly
+    /// worse (`--packing`; see `Weighting::Features`).
+    pub packing: bool,
+    /// Packing macros: a box pushed onto the square a goal's way in starts from (see
+    /// [`bisolve_board::packing`]), while that goal is next to fill and its way is free, is
+    /// taken on to the goal in one move. Goals of goal rooms keep their room macros. Adds
+    /// moves, removes none. Default off: measured neutral to slightly worse
+    /// (`--packing-macros`; see `Weighting::Features`).
+    pub packing_macros: bool,
 }
 
 impl Default for PushConfig {
@@ -104,6 +116,8 @@ impl Default for PushConfig {
             goal_macros: true,
             goal_cut: true,
             features: false,
+            packing: false,
+            packing_macros: false,
         }
     }
 }
@@ -117,6 +131,17 @@ pub struct Forward<'a> {
     pairs: Option<PairTable>,
     /// Goal rooms with packing orders, when goal macros are on and the level has some.
     rooms: Option<GoalRooms>,
+    /// The goals' packing order, when feature cells count packed goals or packing macros
+    /// are on.
+    packing: Option<PackingOrder>,
+}
+
+/// Where a macro move goes after its first push.
+enum MacroWay<'r> {
+    /// Along step `j` of a goal room's order.
+    Room(&'r GoalRoom, usize),
+    /// Along a target's way in, from the square it starts on.
+    Packing(Cell, &'r [Dir]),
 }
 
 impl<'a> Forward<'a> {
@@ -125,7 +150,9 @@ impl<'a> Forward<'a> {
         let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Push) } else { None };
         let rooms = if config.goal_macros { Some(GoalRooms::new(board, start)) } else { None };
         let rooms = rooms.filter(|r| !r.is_empty());
-        Forward { board, start, config, pairs, rooms }
+        let packing = ((config.features && config.packing) || config.packing_macros)
+            .then(|| PackingOrder::new(board, Side::Forward));
+        Forward { board, start, config, pairs, rooms, packing }
     }
 
     /// The goal rooms macros use, when goal macros are on and the level has any.
@@ -141,6 +168,11 @@ impl<'a> Forward<'a> {
     /// The configuration.
     pub fn config(&self) -> PushConfig {
         self.config
+    }
+
+    /// The packing order feature cells count with, when they do and it orders anything.
+    fn counts_packing(&self) -> Option<&PackingOrder> {
+        self.packing.as_ref().filter(|p| self.config.features && self.config.packing && p.has_order())
     }
 }
 
@@ -213,6 +245,15 @@ impl Forward<'_> {
             if let Some(room) = self.rooms.as_ref().and_then(|r| r.entered(to, dir)) {
                 self.push_macro(s, node, ctx, i, room, dir, out);
             }
+            if self.config.packing_macros {
+                if let Some(order) = &self.packing {
+                    for t in order.entered_from(to) {
+                        if self.rooms.as_ref().is_none_or(|r| r.step_of(t).is_none()) {
+                            self.push_way_in(s, node, ctx, i, order, t, dir, out);
+                        }
+                    }
+                }
+            }
             if self.config.dead_squares && board.is_push_dead(to) {
                 s.pruned_dead += 1;
                 continue;
@@ -252,6 +293,68 @@ impl Forward<'_> {
         }
         s.macros += 1;
         self.add_child(s, node, ctx, i, room.order()[j], dir, Some(room.player_after(self.board, j)), out);
+    }
+
+    /// Appends the packing macro that follows pushing box `i` in `dir` onto the square target
+    /// `t`'s way in starts from, if `t` is next to fill and the way is free.
+    #[allow(clippy::too_many_arguments)]
+    fn push_way_in(
+        &self,
+        s: &mut PushScratch,
+        node: NodeRef<'_>,
+        ctx: &Context,
+        i: usize,
+        order: &PackingOrder,
+        t: Cell,
+        dir: Dir,
+        out: &mut Vec<Child>,
+    ) {
+        let Some((start, dirs)) = order.way_in(t) else { return };
+        let b = node.boxes[i];
+        if t == b || t == self.board.neighbour(b, dir.opposite()) {
+            // The box would come back to where it was, or to where the player stood for the
+            // first push: no use, and the move could not be undone from the child alone.
+            return;
+        }
+        s.boxes.move_box(b, start);
+        let free = order.is_next(t, |c| s.boxes.is_box(c)) && self.way_is_free(s, start, b, dirs);
+        s.boxes.move_box(start, b);
+        let Some(&last) = dirs.last() else { return };
+        if free {
+            s.packing_macros += 1;
+            let player = self.board.neighbour(t, last.opposite());
+            self.add_child(s, node, ctx, i, t, dir, Some(player), out);
+        }
+    }
+
+    /// True if the box on `start` (already there in `s.boxes`) can be pushed along `dirs` with
+    /// the player starting on `player`: every square ahead of the box is free and the player
+    /// can walk behind it before each turn. Leaves `s.boxes` as it found it.
+    fn way_is_free(&self, s: &mut PushScratch, start: Cell, mut player: Cell, dirs: &[Dir]) -> bool {
+        let board = self.board;
+        let mut at = start;
+        let mut free = true;
+        for &d in dirs {
+            let (behind, ahead) = (board.neighbour(at, d.opposite()), board.neighbour(at, d));
+            if ahead == NO_CELL || behind == NO_CELL || s.boxes.is_box(ahead) {
+                free = false;
+                break;
+            }
+            if behind != player {
+                s.child_reach.fill(board, &s.boxes, player);
+                if !s.child_reach.contains(behind) {
+                    free = false;
+                    break;
+                }
+            }
+            s.boxes.move_box(at, ahead);
+            player = at;
+            at = ahead;
+        }
+        if at != start {
+            s.boxes.move_box(at, start);
+        }
+        free
     }
 
     /// Appends the child in which box `i` has moved to `to`, unless a test prunes it. A plain
@@ -313,6 +416,7 @@ impl Forward<'_> {
         } else {
             0
         };
+        let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         s.boxes.move_box(to, b);
         if let Some(pairs) = &self.pairs {
             if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
@@ -332,18 +436,23 @@ impl Forward<'_> {
             goal: child_off == 0,
             is_macro: macro_player.is_some(),
             cell: if self.config.features {
-                FeatureCell { unplaced: child_off as u32, areas }.pack()
+                FeatureCell { unplaced: unpacked.unwrap_or(child_off as u32), areas }.pack()
             } else {
                 0
             },
         });
     }
 
-    /// The room and fill step a macro move ended in, and the square its box came from.
-    fn macro_of(&self, mv: PackedMove) -> Option<(&GoalRoom, usize, Cell)> {
-        let (room, j) = self.rooms.as_ref()?.step_of(mv.to())?;
-        let from = self.board.neighbour(room.entrance(), mv.dir().opposite());
-        (from != NO_CELL).then_some((room, j, from))
+    /// Where a macro move went after its first push, and the square its box came from.
+    fn macro_of(&self, mv: PackedMove) -> Option<(MacroWay<'_>, Cell)> {
+        let back = mv.dir().opposite();
+        if let Some((room, j)) = self.rooms.as_ref().and_then(|r| r.step_of(mv.to())) {
+            let from = self.board.neighbour(room.entrance(), back);
+            return (from != NO_CELL).then_some((MacroWay::Room(room, j), from));
+        }
+        let (start, dirs) = self.packing.as_ref().filter(|_| self.config.packing_macros)?.way_in(mv.to())?;
+        let from = self.board.neighbour(start, back);
+        (from != NO_CELL).then_some((MacroWay::Packing(start, dirs), from))
     }
 }
 
@@ -377,6 +486,7 @@ pub struct PushScratch {
     corral_dead: u64,
     pruned_pairs: u64,
     macros: u64,
+    packing_macros: u64,
     goal_cuts: u64,
 }
 
@@ -413,6 +523,7 @@ impl Expander for Forward<'_> {
             corral_dead: 0,
             pruned_pairs: 0,
             macros: 0,
+            packing_macros: 0,
             goal_cuts: 0,
         }
     }
@@ -436,9 +547,10 @@ impl Expander for Forward<'_> {
         let cell = if self.config.features {
             s.boxes.set_all(boxes);
             let areas = s.areas.label(board, &s.boxes);
+            let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
             s.boxes.clear_all(boxes);
             let unplaced = boxes.iter().filter(|&&b| !board.is_goal(b)).count() as u32;
-            FeatureCell { unplaced, areas }.pack()
+            FeatureCell { unplaced: unpacked.unwrap_or(unplaced), areas }.pack()
         } else {
             0
         };
@@ -522,8 +634,9 @@ impl Expander for Forward<'_> {
             return None;
         }
         if mv.is_macro() {
-            // The box came from outside the room's entrance, the player behind it.
-            let (_, _, from) = self.macro_of(mv)?;
+            // The box came from next to the room's entrance or the way's start, the player
+            // behind it.
+            let (_, from) = self.macro_of(mv)?;
             let player = self.board.neighbour(from, back);
             if player == NO_CELL || [from, player].iter().any(|c| state.boxes.binary_search(c).is_ok()) {
                 return None;
@@ -547,9 +660,18 @@ impl Expander for Forward<'_> {
 
     fn as_pushes(&self, mv: PackedMove, out: &mut Vec<Push>) {
         if mv.is_macro() {
-            if let Some((room, j, from)) = self.macro_of(mv) {
+            if let Some((way, from)) = self.macro_of(mv) {
                 out.push(Push { from, dir: mv.dir() });
-                room.path_pushes(self.board, j, out);
+                match way {
+                    MacroWay::Room(room, j) => room.path_pushes(self.board, j, out),
+                    MacroWay::Packing(start, dirs) => {
+                        let mut at = start;
+                        for &d in dirs {
+                            out.push(Push { from: at, dir: d });
+                            at = self.board.neighbour(at, d);
+                        }
+                    }
+                }
                 return;
             }
         }
@@ -569,6 +691,7 @@ impl Expander for Forward<'_> {
             ("corral searches", s.corral_search.searches),
             ("pair deadlock", s.pruned_pairs),
             ("goal macros", s.macros),
+            ("packing macros", s.packing_macros),
             ("goal cut (restricted expansions)", s.goal_cuts),
         ]
     }
