@@ -70,9 +70,11 @@ fn list_strategies(out: &mut Out) -> anyhow::Result<Exit> {
     out.line("(e.g. bidirectional-astar, forward-fess1).")?;
     out.line("")?;
     out.line("Portfolio members (--portfolio A,B,...; default marked *):")?;
-    for m in bisolve_engine::portfolio::catalogue() {
+    let catalogue = bisolve_engine::portfolio::catalogue();
+    let width = catalogue.iter().map(|m| m.name.len()).max().unwrap_or(0);
+    for m in catalogue {
         let default = if bisolve_engine::portfolio::DEFAULT_MEMBERS.contains(&m.name) { "*" } else { " " };
-        out.line(&format!("{default} {:<13} {}", m.name, m.about))?;
+        out.line(&format!("{default} {:<width$} {}", m.name, m.about))?;
     }
     Ok(Exit::Ok)
 }

@@ -136,6 +136,17 @@ pub fn catalogue() -> Vec<Member> {
             Features(DEFAULT_CYCLE),
             Matching,
         ),
+        Member {
+            push: PushConfig { packing: true, packing_macros: true, ..PushConfig::default() },
+            pull: PullConfig { packing: true, ..PullConfig::default() },
+            ..member(
+                "bi-fess-packing",
+                "bidirectional feature cells counting packed targets, with packing macros",
+                Both,
+                Features(DEFAULT_CYCLE),
+                Matching,
+            )
+        },
     ]
 }
 
