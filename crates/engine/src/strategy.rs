@@ -35,6 +35,15 @@ pub enum Weighting {
     /// Cells by boxes only, without areas (`k = 1`): 14 + 26. FESS's own order inside a cell
     /// (the moves on a node's path that improved no feature, its advisors' moves free) did
     /// worse than `h` there: that weight alone 9 + 21, weight + h 12 + 29, weight + 2h 14 + 28.
+    ///
+    /// Counting targets packed in their packing order instead of boxes on targets (the
+    /// `packing` switches of the push and pull configurations, `--packing`; see
+    /// [`bisolve_board::packing`]) was measured the same way: a strict linear order 19 + 34,
+    /// layers of the order 20 + 34, needs (the kept form) 18 + 34, against 19 + 34 without;
+    /// at two threads and 10 s a level, 25 + 36 against 26 + 36. In the table of every
+    /// technique on and off (`benches/results/2026-11-25-techniques.txt`, 60 s cap):
+    /// `--packing` 18 + 34, `--packing-macros` 19 + 35, both 18 + 34, default 19 + 35. So
+    /// both are off by default.
     Features(u32),
 }
 

@@ -86,3 +86,27 @@ fn microban_sample_with_the_whole_catalogue() {
         }
     }
 }
+
+/// Members that make different kinds of macro share one table: the path to a solution may
+/// hold another member's packing macros, and must still be rebuilt (Sasquatch 46 failed with
+/// "the forward path is inconsistent" before the stitch read it with every member's macros).
+#[test]
+fn a_shared_table_mixing_macro_kinds_rebuilds_its_solutions() {
+    let Some(sasquatch) = shared_collection("sasquatch.xsb") else {
+        return;
+    };
+    let level = &sasquatch[45];
+    assert_eq!(level.index(), 46);
+    let portfolio = Portfolio {
+        members: members("bi-fess,bi-fess-packing").expect("known members"),
+        threads: 1,
+        tables: TableMode::Shared,
+    };
+    let limits = Limits { time: Some(Duration::from_secs(120)), ..Limits::default() };
+    let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
+        .unwrap_or_else(|e| panic!("Sasquatch 46: {e}"));
+    // On a slow machine the limit may come first; a solution, when found, must replay.
+    if matches!(report.outcome, Outcome::Solved(_)) {
+        expect_solved(level, &report);
+    }
+}

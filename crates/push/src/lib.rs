@@ -129,7 +129,9 @@ pub struct Forward<'a> {
     start: &'a State,
     config: PushConfig,
     pairs: Option<PairTable>,
-    /// Goal rooms with packing orders, when goal macros are on and the level has some.
+    /// Goal rooms with packing orders, when goal or packing macros are on and the level has
+    /// some (packing macros leave room goals to room macros, whichever macros are on, so
+    /// that a macro move decodes the same way for every configuration).
     rooms: Option<GoalRooms>,
     /// The goals' packing order, when feature cells count packed goals or packing macros
     /// are on.
@@ -148,7 +150,7 @@ impl<'a> Forward<'a> {
     /// A forward search from `start` on `board`.
     pub fn new(board: &'a Board, start: &'a State, config: PushConfig) -> Forward<'a> {
         let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Push) } else { None };
-        let rooms = if config.goal_macros { Some(GoalRooms::new(board, start)) } else { None };
+        let rooms = (config.goal_macros || config.packing_macros).then(|| GoalRooms::new(board, start));
         let rooms = rooms.filter(|r| !r.is_empty());
         let packing = ((config.features && config.packing) || config.packing_macros)
             .then(|| PackingOrder::new(board, Side::Forward));
@@ -157,7 +159,7 @@ impl<'a> Forward<'a> {
 
     /// The goal rooms macros use, when goal macros are on and the level has any.
     pub fn goal_rooms(&self) -> Option<&GoalRooms> {
-        self.rooms.as_ref()
+        self.rooms.as_ref().filter(|_| self.config.goal_macros)
     }
 
     /// The pair deadlock table, when it is on and the board is small enough for one.
@@ -242,7 +244,7 @@ impl Forward<'_> {
                 continue;
             }
             let dir = Dir::from_index(d);
-            if let Some(room) = self.rooms.as_ref().and_then(|r| r.entered(to, dir)) {
+            if let Some(room) = self.goal_rooms().and_then(|r| r.entered(to, dir)) {
                 self.push_macro(s, node, ctx, i, room, dir, out);
             }
             if self.config.packing_macros {
@@ -617,14 +619,14 @@ impl Expander for Forward<'_> {
             Forced::Stuck => s.pruned_forced += 1,
         }
         s.boxes.clear_all(node.boxes);
-        if self.config.goal_cut && self.rooms.is_some() && out.iter().any(|c| c.is_macro) {
+        if self.config.goal_cut && self.goal_rooms().is_some() && out.iter().any(|c| c.is_macro) {
             s.goal_cuts += 1;
             out.retain(|c| c.is_macro);
         }
     }
 
     fn complete(&self) -> bool {
-        !(self.config.goal_cut && self.rooms.is_some())
+        !(self.config.goal_cut && self.goal_rooms().is_some())
     }
 
     fn parent(&self, state: &State, mv: PackedMove) -> Option<State> {
