@@ -10,12 +10,15 @@
 //! backward state of another and every member's states help every other's meetings; the
 //! price is that two members searching the same direction split the states between them (the
 //! first to reach a state owns it, the other treats it as a duplicate). Measured with the
-//! default members, 2 threads, 10 s a level (2026-11-24): shared tables solved Microban I
+//! default members of then (bi-greedy, fwd-wastar, bwd-greedy, fwd-nearest), 2 threads, 10 s a
+//! level (2026-11-24): shared tables solved Microban I
 //! 155, Microban II 133, Sasquatch 28, XSokoban 1-45 19, Boxoban hard 1000; separate tables
 //! 155, 132, 27, 16, 1000. Separate tables (each member an independent search) stay
 //! available for measurement. Two fess members in separate tables, `bi-fess,bi-fess-packing`
 //! (2026-11-25, same settings), solved 155, 135, 36, 26, 1000: exactly what `bi-fess` alone
 //! (the default strategy) solves on each set, with XSokoban 13 gained and 11 lost.
+//!
+//! The same pair in one shared table (the default) solved 155, 135, 37, 26, 1000.
 //!
 //! Members whose macros differ (goal or packing macros) can share a table: the solution's
 //! forward half is then read with a configuration that knows every member's macros.
@@ -156,7 +159,12 @@ pub fn catalogue() -> Vec<Member> {
 }
 
 /// The members `--strategy portfolio` runs when none are named.
-pub const DEFAULT_MEMBERS: &[&str] = &["bi-greedy", "fwd-wastar", "bwd-greedy", "fwd-nearest"];
+///
+/// Chosen by measurement (2 threads, 10 s a level, shared table, 2026-11-25): Microban I 155,
+/// Microban II 135, Sasquatch 37, XSokoban 1-45 26, Boxoban hard 1000, against 155, 135, 36,
+/// 26, 1000 for `bi-fess` alone and 155, 133, 28, 19, 1000 for the previous members
+/// (bi-greedy, fwd-wastar, bwd-greedy, fwd-nearest; measured on 2026-11-24).
+pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bi-fess-packing"];
 
 /// The members named in a comma-separated list.
 pub fn members(names: &str) -> Result<Vec<Member>, String> {
