@@ -143,6 +143,16 @@ pub struct PushError {
     pub why: &'static str,
 }
 
+/// Appends the pushes of one box driven from `start` along `dirs`, one square per direction
+/// (the paths of goal-room and packing macros).
+pub fn pushes_along(board: &Board, start: Cell, dirs: &[Dir], out: &mut Vec<Push>) {
+    let mut at = start;
+    for &dir in dirs {
+        out.push(Push { from: at, dir });
+        at = board.neighbour(at, dir);
+    }
+}
+
 /// Writes pushes as LURD steps, filling in the shortest walks between them.
 pub fn pushes_to_steps(board: &Board, start: &State, pushes: &[Push]) -> Result<Vec<Step>, PushError> {
     let mut boxes = BoxMap::new(board.n_cells());

@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 
 use crate::board::{Board, Cell, NO_CELL};
 use crate::dir::Dir;
-use crate::moves::Push;
+use crate::moves::{pushes_along, Push};
 use crate::reach::{BoxMap, Reach};
 use crate::state::State;
 
@@ -93,11 +93,7 @@ impl GoalRoom {
     /// The pushes of the macro of step `j` after the box has arrived on the entrance: the
     /// player walks to `O` and pushes it along the path to `order()[j]`.
     pub fn path_pushes(&self, board: &Board, j: usize, out: &mut Vec<Push>) {
-        let mut at = self.entrance;
-        for &d in &self.paths[j] {
-            out.push(Push { from: at, dir: d });
-            at = board.neighbour(at, d);
-        }
+        pushes_along(board, self.entrance, &self.paths[j], out);
     }
 
     /// The player's square after the macro of step `j`: behind the box's last push.

@@ -7,7 +7,7 @@
 
 mod common;
 
-use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
+use bisolve_board::moves::{pushes_along, pushes_to_steps, replay, ReplayError};
 use bisolve_board::packing::PackingOrder;
 use bisolve_board::search::Side;
 use bisolve_board::{Level, State, NO_CELL};
@@ -59,12 +59,9 @@ fn check_level(what: &str, lv: &Level) -> usize {
             boxes.push(from);
             let state = State::new(boxes, player);
             let mut pushes = Vec::new();
-            let mut at = from;
-            for &d in dirs {
-                pushes.push(Push { from: at, dir: d });
-                at = board.neighbour(at, d);
-            }
-            assert_eq!(at, t, "{what}: the way ends on its target");
+            pushes_along(board, from, dirs, &mut pushes);
+            let last = pushes.last().expect("a push");
+            assert_eq!(board.neighbour(last.from, last.dir), t, "{what}: the way ends on its target");
             let steps = pushes_to_steps(board, &state, &pushes)
                 .unwrap_or_else(|e| panic!("{what}: the way in to {:?} cannot be walked: {e}", board.xy(t)));
             match replay(board, &state, &steps) {

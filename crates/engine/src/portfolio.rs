@@ -11,14 +11,12 @@
 //! price is that two members searching the same direction split the states between them (the
 //! first to reach a state owns it, the other treats it as a duplicate). Measured with the
 //! default members of then (bi-greedy, fwd-wastar, bwd-greedy, fwd-nearest), 2 threads, 10 s a
-//! level (2026-11-24): shared tables solved Microban I
-//! 155, Microban II 133, Sasquatch 28, XSokoban 1-45 19, Boxoban hard 1000; separate tables
-//! 155, 132, 27, 16, 1000. Separate tables (each member an independent search) stay
-//! available for measurement. Two fess members in separate tables, `bi-fess,bi-fess-packing`
-//! (2026-11-25, same settings), solved 155, 135, 36, 26, 1000: exactly what `bi-fess` alone
-//! (the default strategy) solves on each set, with XSokoban 13 gained and 11 lost.
-//!
-//! The same pair in one shared table (the default) solved 155, 135, 37, 26, 1000.
+//! level (2026-11-24): shared tables solved Microban I 155, Microban II 133, Sasquatch 28,
+//! XSokoban 1-45 19, Boxoban hard 1000; separate tables 155, 132, 27, 16, 1000. Separate
+//! tables (each member an independent search) stay available for measurement. The members
+//! of now, `bi-fess,bi-fess-packing` (2026-11-25, same settings), solved 155, 135, 37, 26, 1000
+//! in a shared table and 155, 135, 36, 26, 1000 in separate tables (what `bi-fess` alone
+//! solves on each set, XSokoban 13 gained and 11 lost).
 //!
 //! Members whose macros differ (goal or packing macros) can share a table: the solution's
 //! forward half is then read with a configuration that knows every member's macros.
@@ -356,13 +354,7 @@ pub fn solve_portfolio(
             // forward half with a generator that knows every member's kinds of macro.
             let decoder;
             let f = match shared_macro_config(members, portfolio.tables) {
-                Some(config)
-                    if (config.goal_macros, config.packing_macros)
-                        != (
-                            forwards[member].config().goal_macros,
-                            forwards[member].config().packing_macros,
-                        ) =>
-                {
+                Some(config) if macro_kinds(config) != macro_kinds(forwards[member].config()) => {
                     decoder = Forward::new(board, start, config);
                     &decoder
                 }
@@ -392,6 +384,11 @@ fn shared_macro_config(members: &[Member], tables: TableMode) -> Option<PushConf
         features: false,
         ..PushConfig::default()
     })
+}
+
+/// The kinds of macro move a forward configuration makes: goal macros, packing macros.
+fn macro_kinds(config: PushConfig) -> (bool, bool) {
+    (config.goal_macros, config.packing_macros)
 }
 
 fn directions_used(d: Directions) -> &'static [Side] {

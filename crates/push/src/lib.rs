@@ -29,7 +29,7 @@ pub mod frozen;
 pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
-use bisolve_board::moves::Push;
+use bisolve_board::moves::{pushes_along, Push};
 use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::rooms::{GoalRoom, GoalRooms};
@@ -136,6 +136,9 @@ pub struct Forward<'a> {
     /// The goals' packing order, when feature cells count packed goals or packing macros
     /// are on.
     packing: Option<PackingOrder>,
+    /// Feature cells count packed goals: the packing feature is on and the order ranks
+    /// something.
+    counts_packed: bool,
 }
 
 /// Where a macro move goes after its first push.
@@ -154,7 +157,9 @@ impl<'a> Forward<'a> {
         let rooms = rooms.filter(|r| !r.is_empty());
         let packing = ((config.features && config.packing) || config.packing_macros)
             .then(|| PackingOrder::new(board, Side::Forward));
-        Forward { board, start, config, pairs, rooms, packing }
+        let counts_packed =
+            config.features && config.packing && packing.as_ref().is_some_and(PackingOrder::has_order);
+        Forward { board, start, config, pairs, rooms, packing, counts_packed }
     }
 
     /// The goal rooms macros use, when goal macros are on and the level has any.
@@ -174,7 +179,7 @@ impl<'a> Forward<'a> {
 
     /// The packing order feature cells count with, when they do and it orders anything.
     fn counts_packing(&self) -> Option<&PackingOrder> {
-        self.packing.as_ref().filter(|p| self.config.features && self.config.packing && p.has_order())
+        self.packing.as_ref().filter(|_| self.counts_packed)
     }
 }
 
@@ -666,13 +671,7 @@ impl Expander for Forward<'_> {
                 out.push(Push { from, dir: mv.dir() });
                 match way {
                     MacroWay::Room(room, j) => room.path_pushes(self.board, j, out),
-                    MacroWay::Packing(start, dirs) => {
-                        let mut at = start;
-                        for &d in dirs {
-                            out.push(Push { from: at, dir: d });
-                            at = self.board.neighbour(at, d);
-                        }
-                    }
+                    MacroWay::Packing(start, dirs) => pushes_along(self.board, start, dirs, out),
                 }
                 return;
             }
