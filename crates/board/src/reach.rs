@@ -115,105 +115,204 @@ fn ring_is_one_run(board: &Board, cell: Cell, free: impl Fn(Cell) -> bool) -> bo
     runs_with_orthogonal <= 1
 }
 
-/// The areas of free squares of one position (its connectivity), labelled so that the count
-/// of a child one box move away can usually be worked out locally.
+/// The areas of free squares of one position (its connectivity), with what one box move
+/// would do to them.
+///
+/// [`Areas::label`] runs one depth-first search over the free squares (Tarjan's cut-vertex
+/// search): every area gets an index and its smallest cell (the search starts each area at its
+/// smallest unlabelled cell, so the root is the smallest), and every cell its discovery number,
+/// the end of its subtree's numbers, its lowest reachable number and its subtree's smallest
+/// cell. Blocking a square `v` splits its area into the subtrees of the children `c` of `v`
+/// with `low(c) >= disc(v)` (every child when `v` is the root) plus the rest (which holds the
+/// root). So [`Areas::after_move`] knows, for any move of one box, the child's area count and
+/// the child player's region (its smallest cell) exactly, in time proportional to the few
+/// cells around the two squares involved: no flood fill per child.
 #[derive(Debug, Clone)]
 pub struct Areas {
-    /// Per cell, `base + k` when the cell lies in area `k` of the last labelling.
-    label: Vec<u32>,
+    /// Per cell: discovery number, `base` or more when the cell is free in the labelled
+    /// position (stale numbers of earlier labellings are below `base`).
+    disc: Vec<u32>,
+    /// Per cell: the smallest discovery number reachable from its subtree by one back edge.
+    low: Vec<u32>,
+    /// Per cell: one past the largest discovery number in its subtree.
+    end: Vec<u32>,
+    /// Per cell: its parent in the search tree, or `NO_CELL` for an area's root.
+    parent: Vec<Cell>,
+    /// Per cell: the smallest cell of its subtree.
+    sub_min: Vec<Cell>,
+    /// Per cell: the index of its area.
+    area: Vec<u32>,
+    /// Per area: its root, which is also its smallest cell.
+    roots: Vec<Cell>,
     base: u32,
-    count: u32,
-    stack: Vec<Cell>,
+    stack: Vec<(Cell, u8)>,
+}
+
+/// One piece of the free squares once a square is blocked: a whole area of the labelled
+/// position (by index), or the subtree of one child of the blocked square (by slot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Piece {
+    Area(u32),
+    Subtree(usize),
 }
 
 impl Areas {
     /// Labels for a board with `n_cells` cells.
     pub fn new(n_cells: usize) -> Areas {
-        Areas { label: vec![0; n_cells], base: 1, count: 0, stack: Vec::new() }
+        Areas {
+            disc: vec![0; n_cells],
+            low: vec![0; n_cells],
+            end: vec![0; n_cells],
+            parent: vec![NO_CELL; n_cells],
+            sub_min: vec![0; n_cells],
+            area: vec![0; n_cells],
+            roots: Vec::new(),
+            base: 1,
+            stack: Vec::with_capacity(n_cells),
+        }
+    }
+
+    /// The number of areas the last labelling found.
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.roots.len() as u32
+    }
+
+    /// True if `cell` was free in the labelled position.
+    #[inline]
+    fn is_free(&self, cell: Cell) -> bool {
+        self.disc[cell as usize] >= self.base
     }
 
     /// Labels the areas of free squares of the position `boxes` shows and returns how many
     /// there are: 1 when the player could walk everywhere no box stands.
     pub fn label(&mut self, board: &Board, boxes: &BoxMap) -> u32 {
         let n = board.n_cells();
-        self.base += self.count + 1;
-        if self.base > u32::MAX - 2 * n as u32 - 2 {
-            self.label.fill(0);
-            self.base = 1;
+        // Discovery numbers of the last labelling end below `base + n`; start above them.
+        let mut next = self.base + n as u32;
+        if next > u32::MAX - 2 * n as u32 - 2 {
+            self.disc.fill(0);
+            next = 1;
         }
-        let base = self.base;
-        let mut count = 0;
+        self.base = next;
+        self.roots.clear();
         for start in 0..n as Cell {
-            if self.label[start as usize] >= base || boxes.is_box(start) {
+            if self.is_free(start) || boxes.is_box(start) {
                 continue;
             }
-            let id = base + count;
-            count += 1;
-            self.label[start as usize] = id;
-            self.stack.clear();
-            self.stack.push(start);
-            while let Some(c) = self.stack.pop() {
-                for &m in board.neighbours(c) {
-                    if m != NO_CELL && self.label[m as usize] != id && !boxes.is_box(m) {
-                        self.label[m as usize] = id;
-                        self.stack.push(m);
+            let id = self.roots.len() as u32;
+            self.roots.push(start);
+            self.enter(start, NO_CELL, id, next);
+            next += 1;
+            self.stack.push((start, 0));
+            while let Some(top) = self.stack.last_mut() {
+                let (v, k) = *top;
+                if k < 4 {
+                    top.1 += 1;
+                    let w = board.neighbours(v)[k as usize];
+                    if w == NO_CELL || boxes.is_box(w) {
+                        continue;
+                    }
+                    if self.is_free(w) {
+                        // A visited neighbour: a back edge (or the tree edge to the parent,
+                        // which cannot lower `low` below the parent's number).
+                        let dw = self.disc[w as usize];
+                        let low = &mut self.low[v as usize];
+                        *low = (*low).min(dw);
+                    } else {
+                        self.enter(w, v, id, next);
+                        next += 1;
+                        self.stack.push((w, 0));
+                    }
+                } else {
+                    self.stack.pop();
+                    self.end[v as usize] = next;
+                    let p = self.parent[v as usize];
+                    if p != NO_CELL {
+                        let (low, min) = (self.low[v as usize], self.sub_min[v as usize]);
+                        self.low[p as usize] = self.low[p as usize].min(low);
+                        self.sub_min[p as usize] = self.sub_min[p as usize].min(min);
                     }
                 }
             }
         }
-        self.count = count;
-        count
+        self.count()
     }
 
-    /// The number of areas after one box moves from `from` to `to`, worked out from the
-    /// last labelling (of the position before the move) without a new one; `None` when that
-    /// cannot be done locally (blocking `to` might split its area). `boxes` already shows the
-    /// position after the move.
-    pub fn after_move(&self, board: &Board, boxes: &BoxMap, from: Cell, to: Cell) -> Option<u32> {
-        let mut count = self.count;
-        // First `to` fills up, `from` still blocked: its area loses a cell, vanishes when
-        // that was its only one, and may split unless its neighbours stay joined around it.
-        let free_before = |c: Cell| c != from && !boxes.is_box(c);
-        let free_neighbours =
-            board.neighbours(to).iter().filter(|&&m| m != NO_CELL && free_before(m)).count();
-        if free_neighbours == 0 {
-            count -= 1;
-        } else if !ring_is_one_run(board, to, free_before) {
-            return None;
+    #[inline]
+    fn enter(&mut self, cell: Cell, parent: Cell, area: u32, number: u32) {
+        let c = cell as usize;
+        self.disc[c] = number;
+        self.low[c] = number;
+        self.parent[c] = parent;
+        self.sub_min[c] = cell;
+        self.area[c] = area;
+    }
+
+    /// The area count and the player's normalized position (the smallest cell of the region)
+    /// after one box moves from `from` to `to` (neighbours, as a push or pull moves it, or
+    /// further, as a macro does) and the player ends on `player`, all worked out from the last
+    /// labelling, which must be of the position before the move. `to` and `player` were free
+    /// in it, `from` held the moving box, and `player` is not `to`.
+    pub fn after_move(&self, board: &Board, from: Cell, to: Cell, player: Cell) -> (u32, Cell) {
+        debug_assert!(self.is_free(to) && !self.is_free(from) && player != to);
+        debug_assert!(player == from || self.is_free(player));
+        // First `to` fills up (`from` still blocked): its area falls into the subtrees of
+        // the children that have no way round `to`, plus the rest unless `to` is the root.
+        let t = to as usize;
+        let root = self.parent[t] == NO_CELL;
+        let mut splits = [NO_CELL; 4];
+        let mut n_splits = 0;
+        for &c in board.neighbours(to) {
+            if c != NO_CELL
+                && self.is_free(c)
+                && self.parent[c as usize] == to
+                && (root || self.low[c as usize] >= self.disc[t])
+            {
+                splits[n_splits] = c;
+                n_splits += 1;
+            }
         }
-        // Then `from` opens and joins the areas around it into one.
-        let mut seen = [0u32; 4];
-        let mut joined = 0;
-        for &m in board.neighbours(from) {
-            if m == NO_CELL || boxes.is_box(m) {
+        let blocked_count = self.count() - 1 + n_splits as u32 + u32::from(!root);
+        let area_of_to = self.area[t];
+        let piece = |w: Cell| -> (Piece, Cell) {
+            let a = self.area[w as usize];
+            if a == area_of_to {
+                let dw = self.disc[w as usize];
+                for (slot, &c) in splits[..n_splits].iter().enumerate() {
+                    if self.disc[c as usize] <= dw && dw < self.end[c as usize] {
+                        return (Piece::Subtree(slot), self.sub_min[c as usize]);
+                    }
+                }
+            }
+            (Piece::Area(a), self.roots[a as usize])
+        };
+        // Then `from` opens and joins the pieces around it into one.
+        let mut joined = [(Piece::Area(u32::MAX), NO_CELL); 4];
+        let mut n_joined = 0;
+        for &w in board.neighbours(from) {
+            if w == NO_CELL || w == to || !self.is_free(w) {
                 continue;
             }
-            let l = self.label[m as usize];
-            if !seen[..joined].contains(&l) {
-                seen[joined] = l;
-                joined += 1;
+            let p = piece(w);
+            if !joined[..n_joined].iter().any(|&(q, _)| q == p.0) {
+                joined[n_joined] = p;
+                n_joined += 1;
             }
         }
-        Some(count + 1 - joined as u32)
-    }
-
-    /// The number of areas after one box moves from `from` to `to`: worked out from the last
-    /// labelling when [`Areas::after_move`] can, else counted afresh with `spare` (whose
-    /// labels this overwrites). `boxes` already shows the position after the move.
-    pub fn count_after_move(
-        &self,
-        board: &Board,
-        boxes: &BoxMap,
-        from: Cell,
-        to: Cell,
-        spare: &mut Areas,
-    ) -> u32 {
-        let count = match self.after_move(board, boxes, from, to) {
-            Some(count) => count,
-            None => spare.label(board, boxes),
+        let count = blocked_count + 1 - n_joined as u32;
+        let around_from = || joined[..n_joined].iter().fold(from, |m, &(_, c)| m.min(c));
+        let player_min = if player == from {
+            around_from()
+        } else {
+            let (p, min) = piece(player);
+            if joined[..n_joined].iter().any(|&(q, _)| q == p) {
+                around_from()
+            } else {
+                min
+            }
         };
-        debug_assert_eq!(count, spare.label(board, boxes), "areas after moving a box {from} -> {to}");
-        count
+        (count, player_min)
     }
 }
 

@@ -23,6 +23,20 @@ const ROOMS: &str = "\
   ######
 ";
 
+/// Pillars, dead ends and one-wide corridors: blocking almost any square splits an area.
+const MAZE: &str = "\
+###########
+#@  #   # #
+# # # #   #
+# #   ### #
+# ##$ #   #
+#   # # # #
+### #   # #
+#.  ### $ #
+#  .      #
+###########
+";
+
 fn config(cases: u32) -> ProptestConfig {
     common::proptest_config(cases, 0x5EED_0002)
 }
@@ -63,7 +77,7 @@ fn a_box_in_a_corridor_splits_it() {
 }
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(config(512))]
 
     /// Any set of boxes: the one-pass count equals the count by repeated fills.
     #[test]
@@ -83,17 +97,20 @@ proptest! {
         }
     }
 
-    /// Labelling agrees with the count, and after one box moves anywhere (to a neighbour, as
-    /// a push or pull does, or further, as a goal macro does) the local answer, when there is
-    /// one, equals a fresh count.
+    /// After one box moves anywhere (to a neighbour, as a push or pull does, or further, as a
+    /// macro does) and the player ends anywhere free, the areas and the player's region worked
+    /// out from the parent's labelling equal a fresh count and a fresh fill. Two boards: the
+    /// rooms above and a maze of pillars and corridors, where many squares are cut squares.
     #[test]
     fn areas_after_a_move_match_a_fresh_count(
-        picks in proptest::collection::vec(any::<u16>(), 1..12),
+        maze in any::<bool>(),
+        picks in proptest::collection::vec(any::<u16>(), 1..16),
         which in any::<usize>(),
         target in any::<u16>(),
         adjacent in any::<bool>(),
+        stand in any::<u16>(),
     ) {
-        let level = Level::parse(ROOMS).unwrap();
+        let level = Level::parse(if maze { MAZE } else { ROOMS }).unwrap();
         let board = level.board();
         let n = board.n_cells() as u16;
         let mut boxes: Vec<Cell> = picks.iter().map(|p| p % n).collect();
@@ -109,18 +126,18 @@ proptest! {
             target % n
         };
         prop_assume!(!boxes.contains(&to));
+        let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
+        // The player stands where the box was (a push), or on any other free square.
+        let free: Vec<Cell> = (0..n).filter(|c| !after.contains(c)).collect();
+        let player = if stand % 3 == 0 { from } else { free[stand as usize % free.len()] };
         let mut map = BoxMap::new(board.n_cells());
         map.set_all(&boxes);
         let mut areas = Areas::new(board.n_cells());
         prop_assert_eq!(areas.label(board, &map), areas_by_fills(&level, &boxes));
         map.move_box(from, to);
-        let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
-        let expected = areas_by_fills(&level, &after);
-        if let Some(count) = areas.after_move(board, &map, from, to) {
-            prop_assert_eq!(count, expected);
-        }
-        let mut spare = Areas::new(board.n_cells());
-        prop_assert_eq!(areas.count_after_move(board, &map, from, to, &mut spare), expected);
+        let (count, player_min) = areas.after_move(board, from, to, player);
+        prop_assert_eq!(count, areas_by_fills(&level, &after));
+        prop_assert_eq!(player_min, Reach::new(board.n_cells()).fill(board, &map, player));
     }
 
     /// Packing keeps both features (areas up to the cap) and orders by boxes placed first.

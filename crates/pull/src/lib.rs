@@ -83,10 +83,9 @@ pub struct PullScratch {
     boxes: BoxMap,
     reach: Reach,
     child_reach: Reach,
-    /// The areas of the state being expanded, for its children's feature cells, and spare
-    /// labels that count a child's areas when they cannot be worked out locally.
+    /// The areas of the state being expanded and where they split: every child's area count
+    /// and player region (when the feature cells are on).
     areas: Areas,
-    spare_areas: Areas,
     bound: LowerBound,
     pruned_dead: u64,
     pruned_bound: u64,
@@ -107,7 +106,6 @@ impl Expander for Backward<'_> {
             reach: Reach::new(n),
             child_reach: Reach::new(n),
             areas: Areas::new(n),
-            spare_areas: Areas::new(n),
             bound: LowerBound::new(self.config.bound),
             pruned_dead: 0,
             pruned_bound: 0,
@@ -194,16 +192,17 @@ impl Expander for Backward<'_> {
                     continue;
                 };
                 s.boxes.move_box(b, to);
-                let player = match s.reach.child_min(board, &s.boxes, region_min, b, to) {
-                    Some(p) => p,
-                    None => s.child_reach.fill(board, &s.boxes, beyond),
+                let (player, areas) = if self.config.features {
+                    let (areas, player) = s.areas.after_move(board, b, to, beyond);
+                    (player, areas)
+                } else {
+                    let player = match s.reach.child_min(board, &s.boxes, region_min, b, to) {
+                        Some(p) => p,
+                        None => s.child_reach.fill(board, &s.boxes, beyond),
+                    };
+                    (player, 0)
                 };
                 debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
-                let areas = if self.config.features {
-                    s.areas.count_after_move(board, &s.boxes, b, to, &mut s.spare_areas)
-                } else {
-                    0
-                };
                 let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
                 s.boxes.move_box(to, b);
                 if let Some(pairs) = &self.pairs {

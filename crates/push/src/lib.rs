@@ -410,19 +410,20 @@ impl Forward<'_> {
             s.boxes.move_box(to, b);
             return;
         };
-        let player = match macro_player {
-            Some(p) => s.child_reach.fill(board, &s.boxes, p),
-            None => match s.reach.child_min(board, &s.boxes, ctx.region_min, b, to) {
-                Some(p) => p,
-                None => s.child_reach.fill(board, &s.boxes, b),
-            },
+        let (player, areas) = if self.config.features {
+            let (areas, player) = s.areas.after_move(board, b, to, macro_player.unwrap_or(b));
+            (player, areas)
+        } else {
+            let player = match macro_player {
+                Some(p) => s.child_reach.fill(board, &s.boxes, p),
+                None => match s.reach.child_min(board, &s.boxes, ctx.region_min, b, to) {
+                    Some(p) => p,
+                    None => s.child_reach.fill(board, &s.boxes, b),
+                },
+            };
+            (player, 0)
         };
         debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, macro_player.unwrap_or(b)));
-        let areas = if self.config.features {
-            s.areas.count_after_move(board, &s.boxes, b, to, &mut s.spare_areas)
-        } else {
-            0
-        };
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         s.boxes.move_box(to, b);
         if let Some(pairs) = &self.pairs {
@@ -469,10 +470,9 @@ pub struct PushScratch {
     boxes: BoxMap,
     reach: Reach,
     child_reach: Reach,
-    /// The areas of the state being expanded, for its children's feature cells, and spare
-    /// labels that count a child's areas when they cannot be worked out locally.
+    /// The areas of the state being expanded and where they split: every child's area count
+    /// and player region (when the feature cells are on).
     areas: Areas,
-    spare_areas: Areas,
     bound: LowerBound,
     freeze: FreezeCheck,
     tables: FrozenTables,
@@ -511,7 +511,6 @@ impl Expander for Forward<'_> {
             reach: Reach::new(n),
             child_reach: Reach::new(n),
             areas: Areas::new(n),
-            spare_areas: Areas::new(n),
             bound: LowerBound::new(self.config.bound),
             freeze: FreezeCheck::default(),
             tables: FrozenTables::default(),
