@@ -10,11 +10,11 @@ use std::hint::black_box;
 
 use bisolve_benches::{fixtures, Fixture, MEASUREMENT, WARM_UP};
 use bisolve_board::bound::BoundKind;
+use bisolve_board::freeze::{FreezeCheck, Verdict};
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander};
 use bisolve_board::{BoxMap, Cell, Reach};
 use bisolve_push::corral::{Corral, CorralCheck};
-use bisolve_push::freeze::{FreezeCheck, Verdict};
 use bisolve_push::frozen::frozen_goal_boxes;
 use bisolve_push::tunnel::{forced_box, Forced};
 use bisolve_push::{Forward, PushConfig};

@@ -72,6 +72,43 @@ impl DistanceTable {
 
 /// Everything about a level that does not change while it is solved. Built once, then shared
 /// read-only by every search thread.
+/// Where a lone box can go by pushes, walls being the only obstacles: for every square, the
+/// set of squares a box on it can be pushed to (itself included), as bits.
+#[derive(Debug, Clone)]
+pub struct PushReach {
+    words: usize,
+    rows: Vec<u64>,
+}
+
+impl PushReach {
+    /// The largest board (in floor cells) [`Board::push_reach`] builds the sets for: they take
+    /// `n * n` bits.
+    pub const MAX_CELLS: usize = 1024;
+
+    /// 64-bit words per set of squares.
+    #[inline]
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
+    /// How many squares a box on `from` can be pushed to (itself included).
+    pub fn count(&self, from: Cell) -> usize {
+        self.row(from).iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    #[inline]
+    fn row(&self, from: Cell) -> &[u64] {
+        &self.rows[from as usize * self.words..(from as usize + 1) * self.words]
+    }
+
+    /// True if a box on `from` can be pushed to some square of `targets` (a set of
+    /// [`PushReach::words`] words, bit `c` for square `c`).
+    #[inline]
+    pub fn reaches_any(&self, from: Cell, targets: &[u64]) -> bool {
+        self.row(from).iter().zip(targets).any(|(a, b)| a & b != 0)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Board {
     width: usize,
@@ -344,6 +381,27 @@ impl Board {
     #[inline]
     pub fn start_distances(&self) -> &DistanceTable {
         &self.start_distance
+    }
+
+    /// For every square, the squares a lone box on it can be pushed to; `None` on boards of
+    /// more than [`PushReach::MAX_CELLS`] cells. One search per square, so build it once.
+    pub fn push_reach(&self) -> Option<PushReach> {
+        let n = self.n_cells();
+        if n > PushReach::MAX_CELLS {
+            return None;
+        }
+        let all: Vec<Cell> = (0..n as Cell).collect();
+        let table = analysis::box_distances(&self.neighbours, &self.side_components, &all, true);
+        let words = n.div_ceil(64);
+        let mut rows = vec![0u64; n * words];
+        for from in 0..n {
+            for (to, &d) in table.row(from as Cell).iter().enumerate() {
+                if d != UNREACHABLE {
+                    rows[from * words + to / 64] |= 1 << (to % 64);
+                }
+            }
+        }
+        Some(PushReach { words, rows })
     }
 
     /// Whether a player on side `a` of a box on `cell` can walk to side `b` when that box is

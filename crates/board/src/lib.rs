@@ -12,6 +12,7 @@ mod board;
 pub mod bound;
 mod dir;
 mod error;
+pub mod freeze;
 mod level;
 pub mod moves;
 pub mod packing;
@@ -24,7 +25,8 @@ pub mod search;
 mod state;
 
 pub use crate::board::{
-    Board, Cell, DistanceTable, MAX_CELLS, NO_CELL, TUNNEL_HORIZONTAL, TUNNEL_VERTICAL, UNREACHABLE,
+    Board, Cell, DistanceTable, PushReach, MAX_CELLS, NO_CELL, TUNNEL_HORIZONTAL, TUNNEL_VERTICAL,
+    UNREACHABLE,
 };
 pub use crate::dir::Dir;
 pub use crate::error::{LevelError, LevelErrorKind, ParseError};

@@ -34,7 +34,7 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 12] = [
+const EDGE: [Edge; 13] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
     Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
     Edge { file: "dead-at-start.xsb", title: "Dead at start", n_boxes: 2, solution: None },
@@ -58,6 +58,7 @@ const EDGE: [Edge; 12] = [
         n_boxes: 2,
         solution: Some("lldRRurruulDrdddlluuRurrddlU"),
     },
+    Edge { file: "start-freeze.xsb", title: "Corner box", n_boxes: 2, solution: Some("luRR") },
     Edge { file: "tunnel.xsb", title: "Tunnel", n_boxes: 1, solution: Some("RuurrrrddllLLLLLLL") },
     Edge { file: "unsolvable-2x2.xsb", title: "Two by two", n_boxes: 4, solution: None },
     Edge { file: "unsolvable-exhaustive.xsb", title: "Exhaustive", n_boxes: 3, solution: None },

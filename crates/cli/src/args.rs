@@ -152,6 +152,10 @@ pub struct PruningArgs {
     /// to start squares.
     #[arg(long)]
     pub no_pull_pair_deadlocks: bool,
+    /// Do not prune backward states the start position can never be pushed into (a start box
+    /// frozen off the state's squares, with squares that reach none of them dead).
+    #[arg(long)]
+    pub no_pull_start_freeze: bool,
     /// Take a box that reaches the start of a goal's way in on to that goal in one move when
     /// the goal is next in its packing order (packing macros; off by default).
     #[arg(long)]

@@ -39,6 +39,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.goal_cut &= !p.no_goal_cut;
     pull.dead_squares &= !p.no_pull_dead_squares;
     pull.pair_deadlocks &= !p.no_pull_pair_deadlocks;
+    pull.start_freeze &= !p.no_pull_start_freeze;
     push.packing |= p.packing;
     push.packing_macros |= p.packing_macros;
     pull.packing |= p.packing;

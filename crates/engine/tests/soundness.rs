@@ -10,7 +10,8 @@ use bisolve_board::bound::BoundKind;
 use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
 use bisolve_board::rooms::GoalRooms;
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove};
-use bisolve_board::{Level, State};
+use bisolve_board::{BoxMap, Level, State};
+use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 use common::{expect_solved, run_named, solution_pushes, state_sequence, Canonical};
@@ -448,6 +449,53 @@ fn pulls_the_backward_generator_prunes_are_dead() {
             }
         }
     }
+}
+
+/// The start freeze drops only backward states the start cannot reach: on small levels, every
+/// position a breadth-first walk of pulls from the solved positions reaches (up to a cap) and
+/// the test flags is one no push sequence from the start reaches. The test must also flag
+/// some, or it would prove nothing.
+#[test]
+fn the_start_freeze_flags_only_positions_the_start_cannot_reach() {
+    let mut levels = small_levels();
+    levels.extend(common::valid_levels(&common::repo_levels().join("edge/start-freeze.xsb")));
+    let mut flagged = 0;
+    for level in &levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let reachable = common::reachable_positions(board, level.start(), CAP)
+            .unwrap_or_else(|| panic!("{what}: plain search too large"));
+        let test = StartFreeze::new(board, level.start()).expect("small boards get the test");
+        let mut scratch = test.scratch();
+        let mut map = BoxMap::new(board.n_cells());
+        let bwd = Backward::new(board, level.start(), PullConfig::default());
+        let mut queue: VecDeque<Canonical> = bwd
+            .roots(&mut bwd.new_scratch())
+            .into_iter()
+            .map(|r| common::canonical(board, &r.state))
+            .collect();
+        let mut seen: HashSet<Canonical> = queue.iter().cloned().collect();
+        while let Some(position) = queue.pop_front() {
+            map.set_all(&position.0);
+            let unreachable = test.unreachable(board, &mut scratch, &position.0, &map);
+            map.clear_all(&position.0);
+            if unreachable {
+                flagged += 1;
+                assert!(
+                    !reachable.contains(&position),
+                    "{what}: the start freeze flags boxes {:?}, player {}, which the start reaches",
+                    position.0,
+                    position.1
+                );
+            }
+            for (_, next) in common::legal_pulls(board, &position) {
+                if seen.len() < CAP && seen.insert(next.clone()) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    assert!(flagged > 0, "the start freeze flagged nothing on {} levels", levels.len());
 }
 
 /// Goal macros: every macro the forward generator offers, on every state a breadth-first walk

@@ -4,11 +4,16 @@
 //! The backward search looks for the level's start position. Its pruning, each test
 //! switchable in [`PullConfig`]:
 //! - pull dead squares: a box pulled where it can never return to a start square;
-//! - the lower bound: no perfect matching of boxes to start squares means a deadlock.
+//! - the lower bound: no perfect matching of boxes to start squares means a deadlock;
+//! - pair deadlocks: the mirror of the forward pair table;
+//! - start freeze ([`start_freeze`]): the start position, with the state's boxes as goals,
+//!   has a box frozen off them, so the start can never be pushed into the state.
 //!
-//! Freeze tests do not carry over: a box pulled against a wall can still be pulled away
-//! along the wall, and boxes only block pulls for as long as they stay. Board symmetries are
-//! not used either: they do not preserve the start squares.
+//! Freeze tests do not carry over to the state itself: a box pulled against a wall can still
+//! be pulled away along the wall, and boxes only block pulls for as long as they stay. Board
+//! symmetries are not used either: they do not preserve the start squares.
+
+pub mod start_freeze;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::moves::Push;
@@ -16,6 +21,8 @@ use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
 use bisolve_board::{Areas, Board, BoxMap, Dir, Fingerprint, Reach, State, NO_CELL};
+
+use crate::start_freeze::{StartFreeze, StartScratch};
 
 /// Switches and choices of the backward search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,6 +40,9 @@ pub struct PullConfig {
     /// count of them for a child whose pull might split an area. Set by the engine for that
     /// ordering only. Default off.
     pub features: bool,
+    /// Prune backward states the start position can never be pushed into because a start box
+    /// is frozen off the state's squares (see [`start_freeze`]). Default on.
+    pub start_freeze: bool,
     /// With `features`: count start squares packed in their packing order (see
     /// [`bisolve_board::packing`]) instead of boxes on start squares in the feature cell.
     /// Default off (`--packing`).
@@ -45,6 +55,7 @@ impl Default for PullConfig {
             dead_squares: true,
             bound: BoundKind::Matching,
             pair_deadlocks: true,
+            start_freeze: true,
             features: false,
             packing: false,
         }
@@ -60,6 +71,7 @@ pub struct Backward<'a> {
     pairs: Option<PairTable>,
     /// The start squares' packing order, when feature cells count packed start squares.
     packing: Option<PackingOrder>,
+    start_freeze: Option<StartFreeze>,
 }
 
 impl<'a> Backward<'a> {
@@ -68,7 +80,9 @@ impl<'a> Backward<'a> {
         let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Pull) } else { None };
         let packing = (config.features && config.packing).then(|| PackingOrder::new(board, Side::Backward));
         let packing = packing.filter(PackingOrder::has_order);
-        Backward { board, config, start_fp: start.fingerprint(board), pairs, packing }
+        let start_freeze = if config.start_freeze { StartFreeze::new(board, start) } else { None };
+        let start_freeze = start_freeze.filter(|t| !t.is_idle());
+        Backward { board, config, start_fp: start.fingerprint(board), pairs, packing, start_freeze }
     }
 
     /// The configuration.
@@ -90,6 +104,8 @@ pub struct PullScratch {
     pruned_dead: u64,
     pruned_bound: u64,
     pruned_pairs: u64,
+    start_freeze: Option<StartScratch>,
+    pruned_start_freeze: u64,
 }
 
 impl Expander for Backward<'_> {
@@ -110,6 +126,8 @@ impl Expander for Backward<'_> {
             pruned_dead: 0,
             pruned_bound: 0,
             pruned_pairs: 0,
+            start_freeze: self.start_freeze.as_ref().map(StartFreeze::scratch),
+            pruned_start_freeze: 0,
         }
     }
 
@@ -158,6 +176,13 @@ impl Expander for Backward<'_> {
         let board = self.board;
         let zobrist = board.zobrist();
         s.boxes.set_all(node.boxes);
+        if let (Some(test), Some(scratch)) = (&self.start_freeze, &mut s.start_freeze) {
+            if test.unreachable(board, scratch, node.boxes, &s.boxes) {
+                s.pruned_start_freeze += 1;
+                s.boxes.clear_all(node.boxes);
+                return;
+            }
+        }
         let region_min = s.reach.fill(board, &s.boxes, node.player);
         if self.config.features {
             s.areas.label(board, &s.boxes);
@@ -257,6 +282,7 @@ impl Expander for Backward<'_> {
             ("pull dead squares", s.pruned_dead),
             ("pull bound", s.pruned_bound),
             ("pull pair deadlock", s.pruned_pairs),
+            ("pull start freeze", s.pruned_start_freeze),
         ]
     }
 }

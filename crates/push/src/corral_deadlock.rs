@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 use bisolve_board::{Board, BoxMap, Cell, Dir, Fingerprint, Reach, NO_CELL};
 
-use crate::freeze::FreezeCheck;
+use bisolve_board::freeze::FreezeCheck;
 
 /// The most states one corral search visits before it gives up without a verdict.
 pub const MAX_STATES: usize = 2000;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bisolve_board::{Board, BoxMap, Cell, DistanceTable};
 
-use crate::freeze::{FreezeCheck, Verdict};
+use bisolve_board::freeze::{FreezeCheck, Verdict};
 
 /// The most tables one thread keeps; past it, new frozen sets get no table of their own.
 const MAX_TABLES: usize = 4096;

@@ -24,7 +24,6 @@
 
 pub mod corral;
 pub mod corral_deadlock;
-pub mod freeze;
 pub mod frozen;
 pub mod tunnel;
 
@@ -42,9 +41,9 @@ use bisolve_board::DistanceTable;
 
 use crate::corral::{Corral, CorralCheck};
 use crate::corral_deadlock::CorralDeadlocks;
-use crate::freeze::{FreezeCheck, Verdict};
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
 use crate::tunnel::{forced_box, Forced};
+use bisolve_board::freeze::{FreezeCheck, Verdict};
 
 /// Switches and choices of the forward search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

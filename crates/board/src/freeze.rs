@@ -1,7 +1,14 @@
 //! Freeze deadlocks: boxes that can never move again (walls, dead squares or other frozen
 //! boxes block them on both axes) while one of them is off its goal. Covers 2x2 blocks.
+//!
+//! The forward search asks with the board's goals and push-dead squares
+//! ([`FreezeCheck::check`]); the backward search asks about the start position with the
+//! squares of one of its states as the goals ([`FreezeCheck::check_with`]), since a state the
+//! start's boxes cannot all be pushed into is one no pull sequence from it reaches the start.
 
-use bisolve_board::{Board, BoxMap, Cell, Dir, NO_CELL};
+use crate::board::{Board, Cell, NO_CELL};
+use crate::dir::Dir;
+use crate::reach::BoxMap;
 
 /// Working memory for the freeze test: the boxes assumed frozen on the current path.
 #[derive(Debug, Clone, Default)]
@@ -43,22 +50,43 @@ impl FreezeCheck {
 
     /// Whether the box on `cell` is frozen, and if so whether its group is all on goals.
     pub fn check(&mut self, board: &Board, boxes: &BoxMap, cell: Cell) -> Verdict {
+        self.check_with(board, boxes, cell, &|c| board.is_push_dead(c), &|c| board.is_goal(c))
+    }
+
+    /// [`FreezeCheck::check`] with other dead squares and goals: `dead(c)` when a box on `c`
+    /// can never reach a goal, `goal(c)` when `c` is one.
+    pub fn check_with<D, G>(
+        &mut self,
+        board: &Board,
+        boxes: &BoxMap,
+        cell: Cell,
+        dead: &D,
+        goal: &G,
+    ) -> Verdict
+    where
+        D: Fn(Cell) -> bool,
+        G: Fn(Cell) -> bool,
+    {
         self.assumed.clear();
-        match self.frozen(board, boxes, cell) {
+        match self.frozen(board, boxes, cell, dead, goal) {
             Frozen { frozen: false, .. } => Verdict::Free,
             Frozen { off_goal: true, .. } => Verdict::Deadlock,
             Frozen { off_goal: false, .. } => Verdict::FrozenOnGoals,
         }
     }
 
-    fn frozen(&mut self, board: &Board, boxes: &BoxMap, cell: Cell) -> Frozen {
+    fn frozen<D, G>(&mut self, board: &Board, boxes: &BoxMap, cell: Cell, dead: &D, goal: &G) -> Frozen
+    where
+        D: Fn(Cell) -> bool,
+        G: Fn(Cell) -> bool,
+    {
         self.assumed.push(cell);
-        let horizontal = self.blocked(board, boxes, cell, Dir::Left);
+        let horizontal = self.blocked(board, boxes, cell, Dir::Left, dead, goal);
         let verdict = if horizontal.frozen {
-            let vertical = self.blocked(board, boxes, cell, Dir::Up);
+            let vertical = self.blocked(board, boxes, cell, Dir::Up, dead, goal);
             Frozen {
                 frozen: vertical.frozen,
-                off_goal: horizontal.off_goal || vertical.off_goal || !board.is_goal(cell),
+                off_goal: horizontal.off_goal || vertical.off_goal || !goal(cell),
             }
         } else {
             NOT_FROZEN
@@ -69,14 +97,26 @@ impl FreezeCheck {
 
     /// Whether the box on `cell` can never move along the axis of `dir`, and whether the boxes
     /// that block it include one off its goal.
-    fn blocked(&mut self, board: &Board, boxes: &BoxMap, cell: Cell, dir: Dir) -> Frozen {
+    fn blocked<D, G>(
+        &mut self,
+        board: &Board,
+        boxes: &BoxMap,
+        cell: Cell,
+        dir: Dir,
+        dead: &D,
+        goal: &G,
+    ) -> Frozen
+    where
+        D: Fn(Cell) -> bool,
+        G: Fn(Cell) -> bool,
+    {
         let a = board.neighbour(cell, dir);
         let b = board.neighbour(cell, dir.opposite());
         let clean = Frozen { frozen: true, off_goal: false };
         if a == NO_CELL || b == NO_CELL {
             return clean;
         }
-        if board.is_push_dead(a) && board.is_push_dead(b) {
+        if dead(a) && dead(b) {
             return clean;
         }
         for n in [a, b] {
@@ -86,7 +126,7 @@ impl FreezeCheck {
             if self.assumed.contains(&n) {
                 return clean;
             }
-            let v = self.frozen(board, boxes, n);
+            let v = self.frozen(board, boxes, n, dead, goal);
             if v.frozen {
                 return v;
             }
