@@ -3,7 +3,7 @@
 //!
 //! Pruning, each technique switchable in [`PushConfig`]:
 //! - dead squares: a box pushed where no goal can be reached from;
-//! - freeze deadlocks ([`freeze`]): boxes frozen on both axes with one off its goal;
+//! - freeze deadlocks ([`bisolve_board::freeze`]): boxes frozen on both axes with one off its goal;
 //! - the lower bound: no perfect matching of boxes to goals means a deadlock;
 //! - boxes frozen on goals are walls for the others ([`frozen`]): goals they cut off make the
 //!   matching fail;
