@@ -36,9 +36,9 @@ pub struct PullConfig {
     /// reach start squares. Default on.
     pub pair_deadlocks: bool,
     /// Compute each child's feature cell (boxes off start squares, areas of free squares) for
-    /// the feature-cell ordering; costs a labelling of the board's areas per expansion, and a
-    /// count of them for a child whose pull might split an area. Set by the engine for that
-    /// ordering only. Default off.
+    /// the feature-cell ordering; costs one labelling of the board's areas and their cut
+    /// squares per expansion, from which every child's areas and player region follow. Set by
+    /// the engine for that ordering only. Default off.
     pub features: bool,
     /// Prune backward states the start position can never be pushed into because a start box
     /// is frozen off the state's squares (see [`start_freeze`]). Default on.

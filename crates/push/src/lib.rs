@@ -3,7 +3,8 @@
 //!
 //! Pruning, each technique switchable in [`PushConfig`]:
 //! - dead squares: a box pushed where no goal can be reached from;
-//! - freeze deadlocks ([`bisolve_board::freeze`]): boxes frozen on both axes with one off its goal;
+//! - freeze deadlocks ([`bisolve_board::freeze`]): boxes frozen on both axes with one off its
+//!   goal;
 //! - the lower bound: no perfect matching of boxes to goals means a deadlock;
 //! - boxes frozen on goals are walls for the others ([`frozen`]): goals they cut off make the
 //!   matching fail;
@@ -84,9 +85,10 @@ pub struct PushConfig {
     /// when the forward search runs alone. Needs `goal_macros`. Default on.
     pub goal_cut: bool,
     /// Compute each child's feature cell (boxes off goals, areas of free squares) for the
-    /// feature-cell ordering; costs a labelling of the board's areas per expansion, and a count
-    /// of them for a child whose push might split an area. Set by the engine for that
-    /// ordering only. Default off.
+    /// feature-cell ordering; costs one labelling of the board's areas and their cut squares
+    /// per expansion, from which every child's areas and player region follow (so the
+    /// children need no flood fill either). Set by the engine for that ordering only. Default
+    /// off.
     pub features: bool,
     /// With `features`: count goals packed in their packing order (see
     /// [`bisolve_board::packing`]) instead of boxes on goals in the feature cell, so a box
