@@ -24,8 +24,8 @@ solve FILE *ARGS:
 # Collection benchmark: `bisolve bench` over every shared set (Microban I and II, Sasquatch,
 # XSokoban 1-45, the three Boxoban files), writing the summary table to
 # benches/results/DATE-STRATEGY.txt (kept in git) and the per-level records to a .json beside
-# it (ignored). E.g. `just bench 10 2 portfolio`.
-bench TIME="10" THREADS="2" STRATEGY="bidirectional":
+# it (ignored). E.g. `just bench 10 2 bidirectional`.
+bench TIME="10" THREADS="2" STRATEGY="portfolio":
     cargo build --release
     mkdir -p benches/results
     out="benches/results/$(date +%F)-{{STRATEGY}}"; \

@@ -86,8 +86,9 @@ pub struct SolveArgs {
 /// Which searches run: one strategy, or a portfolio.
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
-    /// Search strategy (see `bisolve strategies`); `portfolio` races several.
-    #[arg(long, short = 's', default_value = "bidirectional")]
+    /// Search strategy (see `bisolve strategies`); `portfolio`, the default, races several
+    /// (its default members: bi-fess and bi-fess-packing).
+    #[arg(long, short = 's', default_value = "portfolio")]
     pub strategy: String,
     /// Portfolio members, comma-separated (see `bisolve strategies`); implies
     /// `--strategy portfolio`.

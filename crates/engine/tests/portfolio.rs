@@ -45,6 +45,24 @@ fn demo_levels_are_solved_by_every_thread_count_and_table_mode() {
     }
 }
 
+/// One thread is deterministic for the default portfolio too (it is the command line's
+/// default strategy): the same level gives the same solution after the same number of states.
+#[test]
+fn one_thread_portfolio_runs_repeat_exactly() {
+    let list = DEFAULT_MEMBERS.join(",");
+    let mut levels = valid_levels(&repo_levels().join("demo.xsb"));
+    if let Some(microban) = shared_collection("microban.xsb") {
+        levels.extend(microban.into_iter().skip(40).take(5));
+    }
+    for level in &levels {
+        let first = run(level, &list, 1, TableMode::Shared);
+        let second = run(level, &list, 1, TableMode::Shared);
+        let (a, b) = (expect_solved(level, &first), expect_solved(level, &second));
+        assert_eq!(a.lurd, b.lurd, "{}: two one-thread runs found different solutions", level.name());
+        assert_eq!(first.stats.states, second.stats.states, "{}: states differ", level.name());
+    }
+}
+
 #[test]
 fn unsolvable_levels_are_proven_in_both_table_modes() {
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
