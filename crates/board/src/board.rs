@@ -70,8 +70,6 @@ impl DistanceTable {
     }
 }
 
-/// Everything about a level that does not change while it is solved. Built once, then shared
-/// read-only by every search thread.
 /// Where a lone box can go by pushes, walls being the only obstacles: for every square, the
 /// set of squares a box on it can be pushed to (itself included), as bits.
 #[derive(Debug, Clone)]
@@ -109,6 +107,8 @@ impl PushReach {
     }
 }
 
+/// Everything about a level that does not change while it is solved. Built once, then shared
+/// read-only by every search thread.
 #[derive(Debug, Clone)]
 pub struct Board {
     width: usize,
