@@ -2,7 +2,9 @@
 //! (`FreezeCheck::check` on every box), PI-corrals (`CorralCheck::find`), the tunnel rule
 //! (`tunnel::forced_box`), the distance tables around boxes frozen on goals
 //! (`Board::goal_distances_with_frozen`), and the pair deadlock tables of both directions
-//! (`PairTable::new` once per level, `PairTable::is_dead` on every pair of boxes). Then the
+//! (`PairTable::new` once per level, `PairTable::is_dead` on every pair of boxes), and the
+//! backward search's start freeze (`StartFreeze::new` once per level, `unreachable` on every
+//! path state read as a backward state: none is flagged, they are all reachable). Then the
 //! whole forward expansion with each technique switched off in turn, to show what each costs
 //! (or saves) inside an expansion.
 
@@ -14,6 +16,7 @@ use bisolve_board::freeze::{FreezeCheck, Verdict};
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander};
 use bisolve_board::{BoxMap, Cell, Reach};
+use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_push::corral::{Corral, CorralCheck};
 use bisolve_push::frozen::frozen_goal_boxes;
 use bisolve_push::tunnel::{forced_box, Forced};
@@ -109,6 +112,24 @@ fn tests(c: &mut Criterion) {
             forced,
             sets.len()
         );
+        group.throughput(Throughput::Elements(1));
+        group.bench_function(BenchmarkId::new("start_freeze_build", &f.name), |b| {
+            b.iter(|| StartFreeze::new(board, black_box(f.level.start())).map(|t| t.is_idle()));
+        });
+        if let Some(test) = StartFreeze::new(board, f.level.start()) {
+            let mut scratch = test.scratch();
+            group.throughput(Throughput::Elements(states.len() as u64));
+            group.bench_function(BenchmarkId::new("start_freeze", &f.name), |b| {
+                b.iter(|| {
+                    let mut flagged = 0usize;
+                    for p in &states {
+                        flagged +=
+                            usize::from(test.unreachable(board, &mut scratch, black_box(&p.boxes), &p.map));
+                    }
+                    flagged
+                });
+            });
+        }
         if !sets.is_empty() {
             group.throughput(Throughput::Elements(sets.len() as u64));
             group.bench_function(BenchmarkId::new("frozen_goal_tables", &f.name), |b| {

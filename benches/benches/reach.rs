@@ -1,11 +1,13 @@
 //! The player's region: `Reach::fill` on real states, and `Reach::child_min` (the child's
 //! normalized player worked out from the parent's fill) for every push of those states,
-//! next to the full fill it spares.
+//! next to the full fill it spares. The areas of free squares: `Areas::label` (one search
+//! with cut squares per expanded state) and `Areas::after_move` (every push's area count and
+//! player region from it).
 
 use std::hint::black_box;
 
 use bisolve_benches::{fixtures, Fixture, MEASUREMENT, WARM_UP};
-use bisolve_board::{BoxMap, Reach};
+use bisolve_board::{Areas, BoxMap, Reach};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 fn reach(c: &mut Criterion) {
@@ -28,9 +30,25 @@ fn reach(c: &mut Criterion) {
                 b.iter(|| fill.fill(board, &map, black_box(state.player)));
             });
 
+            let mut areas = Areas::new(board.n_cells());
+            group.bench_function(BenchmarkId::new("areas_label", &id), |b| {
+                b.iter(|| areas.label(board, black_box(&map)));
+            });
+
             if pushes.is_empty() {
                 continue;
             }
+            group.throughput(Throughput::Elements(pushes.len() as u64));
+            areas.label(board, &map);
+            group.bench_function(BenchmarkId::new("areas_after_move", &id), |b| {
+                b.iter(|| {
+                    let mut sum = 0u32;
+                    for &(_, from, to) in &pushes {
+                        sum += areas.after_move(board, from, black_box(to), from).0;
+                    }
+                    sum
+                });
+            });
             group.throughput(Throughput::Elements(pushes.len() as u64));
             group.bench_function(BenchmarkId::new("child_min", &id), |b| {
                 b.iter(|| {
