@@ -158,8 +158,9 @@ pub struct Strategy {
 /// level, it solves Microban I 155/155 in 0.7 s in all, where forward greedy solves 153.
 pub const DEFAULT_WEIGHTING: Weighting = Weighting::Features(DEFAULT_CYCLE);
 
-/// The default strategy is `bidirectional` with the default ordering ([`DEFAULT_WEIGHTING`],
-/// feature cells). Measured at 10 s a level, 2 threads, on this project's 2-core machine
+/// The default single strategy (the library's; the command line races a portfolio of two
+/// such searches by default) is `bidirectional` with the default ordering
+/// ([`DEFAULT_WEIGHTING`], feature cells). Measured at 10 s a level, 2 threads, on this project's 2-core machine
 /// (2026-11-25), against `bidirectional-greedy` (the default before): XSokoban 1-45 26 vs 20
 /// solved, Sasquatch 36 vs 28 (every level greedy solved among them), Microban I 155 vs 155,
 /// Microban II 135 vs 134; the three Boxoban files 1000 each with both.
@@ -171,14 +172,14 @@ impl Default for Strategy {
 
 /// Strategy names with a one-line description, for `--help` and `bisolve strategies`.
 pub const STRATEGIES: &[(&str, &str)] = &[
-    ("bidirectional", "push and pull searches at once, meeting in the shared table (default)"),
+    ("bidirectional", "push and pull searches at once, meeting in the shared table (the best single strategy)"),
     ("forward", "push search from the start only"),
     ("backward", "pull search from the solved positions only"),
     ("astar", "forward A* on pushes: push-optimal when it finishes"),
     ("wastar", "forward weighted A* (g + 3h); wastarN for weight N"),
     ("greedy", "forward greedy best-first on the lower bound, no feature cells"),
     ("fess", "the default ordering: greedy with feature cells (boxes placed, areas) in turn every 3rd expansion; fessK: every K-th"),
-    ("portfolio", "several configurations racing; the first solution wins (see --portfolio)"),
+    ("portfolio", "several configurations racing; the first solution wins (see --portfolio) (default)"),
 ];
 
 impl Strategy {

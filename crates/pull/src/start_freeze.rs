@@ -78,6 +78,12 @@ impl StartFreeze {
     /// True if the start position can never be pushed into a position with boxes on `boxes`
     /// (`map` shows the same boxes).
     pub fn unreachable(&self, board: &Board, s: &mut StartScratch, boxes: &[Cell], map: &BoxMap) -> bool {
+        // A frozen group whose boxes all sit on the state's squares is no obstacle, and a
+        // group with one off them is found from that box: with every candidate on the
+        // state's squares (as in states close to the start) there is nothing to test.
+        if self.candidates.iter().all(|&b| map.is_box(b)) {
+            return false;
+        }
         s.targets.fill(0);
         for &b in boxes {
             s.targets[b as usize / 64] |= 1 << (b % 64);
@@ -85,8 +91,6 @@ impl StartFreeze {
         let targets = &s.targets;
         let dead = |c: Cell| !self.reach.reaches_any(c, targets);
         let goal = |c: Cell| map.is_box(c);
-        // A frozen group whose boxes all sit on the state's squares is no obstacle, and a
-        // group with one off them is found from that box.
         self.candidates.iter().any(|&b| {
             !map.is_box(b) && s.freeze.check_with(board, &self.start, b, &dead, &goal) == Verdict::Deadlock
         })
