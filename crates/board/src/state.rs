@@ -1,6 +1,7 @@
 //! Positions: the box set plus the player, and their 128-bit Zobrist fingerprints.
 
 use std::fmt;
+use std::hash::Hasher;
 
 use crate::board::{Board, Cell};
 use crate::reach::{BoxMap, Reach};
@@ -45,6 +46,36 @@ impl std::ops::BitXorAssign for Fingerprint {
     #[inline]
     fn bitxor_assign(&mut self, rhs: Fingerprint) {
         self.0 ^= rhs.0;
+    }
+}
+
+/// A hasher that passes a key through: fingerprints and their low 64 bits are already
+/// uniformly random, so hash maps keyed by them need no mixing.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used for integer keys; fold anything else so the hasher stays total.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+
+    #[inline]
+    fn write_u128(&mut self, n: u128) {
+        self.0 = n as u64;
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 

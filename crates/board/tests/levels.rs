@@ -34,7 +34,7 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 13] = [
+const EDGE: [Edge; 14] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
     Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
     Edge { file: "dead-at-start.xsb", title: "Dead at start", n_boxes: 2, solution: None },
@@ -57,6 +57,12 @@ const EDGE: [Edge; 13] = [
         title: "Ragged rows",
         n_boxes: 2,
         solution: Some("lldRRurruulDrdddlluuRurrddlU"),
+    },
+    Edge {
+        file: "sealed-goal.xsb",
+        title: "Sealed goal",
+        n_boxes: 4,
+        solution: Some("RlddrUdlddrURlluurDuluurDDuurrdLullddrUdldddrruLdlUUdrUdrdrruLLLdlU"),
     },
     Edge { file: "start-freeze.xsb", title: "Corner box", n_boxes: 2, solution: Some("luRR") },
     Edge { file: "tunnel.xsb", title: "Tunnel", n_boxes: 1, solution: Some("RuurrrrddllLLLLLLL") },

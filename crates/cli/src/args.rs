@@ -138,6 +138,10 @@ pub struct PruningArgs {
     /// Do not prune pushes that leave two boxes in a position they alone can never finish.
     #[arg(long)]
     pub no_pair_deadlocks: bool,
+    /// Do not search the boxes around a goal nothing can enter any more to prove it sealed
+    /// for good (sealed-goal deadlocks).
+    #[arg(long)]
+    pub no_sealed_goals: bool,
     /// Do not take a box that reaches a goal room's entrance on to the room's next goal in
     /// one move (goal macros; also turns off the goal cut).
     #[arg(long)]

@@ -35,6 +35,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.corrals &= !p.no_corrals;
     push.corral_deadlocks &= !p.no_corral_deadlocks;
     push.pair_deadlocks &= !p.no_pair_deadlocks;
+    push.sealed_goals &= !p.no_sealed_goals;
     push.goal_macros &= !p.no_goal_macros;
     push.goal_cut &= !p.no_goal_cut;
     pull.dead_squares &= !p.no_pull_dead_squares;

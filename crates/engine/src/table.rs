@@ -7,38 +7,14 @@
 //! fingerprint, so no state is ever lost to a key collision.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use bisolve_board::search::{PackedMove, Side};
-use bisolve_board::Fingerprint;
+use bisolve_board::{Fingerprint, PassThrough};
 use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
 use parking_lot::Mutex;
-
-/// A hasher that passes a `u64` key through: keys are already uniformly random.
-#[derive(Clone, Copy, Default, Debug)]
-pub struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        // Not used for u64 keys; fold anything else so the hasher stays total.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// The largest depth a record stores; deeper states keep this value.
 pub const MAX_DEPTH: u32 = (1 << 14) - 1;

@@ -13,6 +13,7 @@ use bisolve_board::search::{Child, Expander, NodeRef, PackedMove};
 use bisolve_board::{BoxMap, Level, State};
 use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_pull::{Backward, PullConfig};
+use bisolve_push::sealed::{SealedCheck, SealedGoals};
 use bisolve_push::{Forward, PushConfig};
 use common::{expect_solved, run_named, solution_pushes, state_sequence, Canonical};
 
@@ -496,6 +497,65 @@ fn the_start_freeze_flags_only_positions_the_start_cannot_reach() {
         }
     }
     assert!(flagged > 0, "the start freeze flagged nothing on {} levels", levels.len());
+}
+
+/// The sealed-goal test only flags dead positions: the forward generator without it walks
+/// breadth-first from the start (up to a cap), on the small levels and on Microban levels of
+/// four to six boxes; every child the test then flags (with the child's pushed box, as in the
+/// search) has no solution (plain search). The test must flag some, or it would prove
+/// nothing; those are deadlocks no other forward test caught.
+#[test]
+fn sealed_goals_flag_only_dead_positions() {
+    let mut levels = small_levels();
+    levels.extend(common::valid_levels(&common::repo_levels().join("edge/sealed-goal.xsb")));
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        levels.extend(microban.into_iter().take(40).filter(|l| (4..=6).contains(&l.board().n_boxes())));
+    }
+    const WALK: usize = 20_000;
+    const CHECKS_PER_LEVEL: usize = 40;
+    let mut flagged = 0;
+    for level in &levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let fwd = Forward::new(board, level.start(), PushConfig { sealed_goals: false, ..single_pushes() });
+        let mut scratch = fwd.new_scratch();
+        let goals = SealedGoals::new(board);
+        let mut check = SealedCheck::new(board.n_cells());
+        let mut map = BoxMap::new(board.n_cells());
+        let start = common::canonical(board, level.start());
+        let mut queue: VecDeque<Canonical> = VecDeque::from([start.clone()]);
+        let mut seen: HashSet<Canonical> = HashSet::from([start]);
+        let mut checked = 0;
+        while let Some(position) = queue.pop_front() {
+            let state = State::new(position.0.clone(), position.1);
+            for kid in children(&fwd, &mut scratch, level, &state, 0) {
+                let mut boxes = position.0.clone();
+                boxes[usize::from(kid.box_index)] = kid.to;
+                map.set_all(&boxes);
+                let dead = check.is_dead(&goals, board, &map, kid.to, kid.player);
+                map.clear_all(&boxes);
+                boxes.sort_unstable();
+                let next = (boxes, kid.player);
+                if dead {
+                    flagged += 1;
+                    if checked < CHECKS_PER_LEVEL {
+                        let child = State::new(next.0.clone(), next.1);
+                        if let Some(fewest) = common::bfs_min_pushes(board, &child, CAP) {
+                            checked += 1;
+                            assert_eq!(
+                                fewest, None,
+                                "{what}: the sealed-goal test flags boxes {:?}, player {}, which can be solved",
+                                next.0, next.1
+                            );
+                        }
+                    }
+                } else if seen.len() < WALK && seen.insert(next.clone()) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    assert!(flagged > 0, "the sealed-goal test flagged nothing on {} levels", levels.len());
 }
 
 /// Goal macros: every macro the forward generator offers, on every state a breadth-first walk

@@ -12,6 +12,9 @@
 //!   first;
 //! - PI-corrals ([`corral`]): only pushes into a PI-corral, and corrals nobody can enter are
 //!   dead.
+//! - corral deadlocks ([`corral_deadlock`]) and sealed goals ([`sealed`]): small searches on a
+//!   few boxes alone ([`subset`]) prove that a corral can never open, or that an empty goal
+//!   can never be entered again; sealed-goal verdicts are remembered as patterns.
 //!
 //! The last two restrict a state to pushes that some solution can make first (the same
 //! solution reordered, so push-optimal A* stays push-optimal); the others only cut dead
@@ -26,6 +29,8 @@
 pub mod corral;
 pub mod corral_deadlock;
 pub mod frozen;
+pub mod sealed;
+pub mod subset;
 pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
@@ -43,6 +48,7 @@ use bisolve_board::DistanceTable;
 use crate::corral::{Corral, CorralCheck};
 use crate::corral_deadlock::CorralDeadlocks;
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
+use crate::sealed::{SealedCheck, SealedGoals};
 use crate::tunnel::{forced_box, Forced};
 use bisolve_board::freeze::{FreezeCheck, Verdict};
 
@@ -76,6 +82,10 @@ pub struct PushConfig {
     /// with any other box is pruned (see [`bisolve_board::pairs`]). Boards of up to
     /// [`bisolve_board::pairs::MAX_CELLS`] cells. Default on.
     pub pair_deadlocks: bool,
+    /// Sealed goals: when a push leaves an empty goal that no box can enter now, a small
+    /// search on the boxes near it checks that they can still let one in, and prunes the
+    /// state when they cannot; verdicts are cached per thread (see [`sealed`]). Default on.
+    pub sealed_goals: bool,
     /// Goal macros: a box pushed onto the entrance of a goal room is taken on to the next
     /// goal of the room's packing order in one move (see [`bisolve_board::rooms`]). Adds
     /// moves, removes none. Default on.
@@ -114,6 +124,7 @@ impl Default for PushConfig {
             corrals: true,
             corral_deadlocks: true,
             pair_deadlocks: true,
+            sealed_goals: true,
             goal_macros: true,
             goal_cut: true,
             features: false,
@@ -130,6 +141,8 @@ pub struct Forward<'a> {
     start: &'a State,
     config: PushConfig,
     pairs: Option<PairTable>,
+    /// The goals' neighbourhoods for the sealed-goal test, when it is on.
+    sealed: Option<SealedGoals>,
     /// Goal rooms with packing orders, when goal or packing macros are on and the level has
     /// some (packing macros leave room goals to room macros, whichever macros are on, so
     /// that a macro move decodes the same way for every configuration).
@@ -160,7 +173,8 @@ impl<'a> Forward<'a> {
             .then(|| PackingOrder::new(board, Side::Forward));
         let counts_packed =
             config.features && config.packing && packing.as_ref().is_some_and(PackingOrder::has_order);
-        Forward { board, start, config, pairs, rooms, packing, counts_packed }
+        let sealed = config.sealed_goals.then(|| SealedGoals::new(board));
+        Forward { board, start, config, pairs, sealed, rooms, packing, counts_packed }
     }
 
     /// The goal rooms macros use, when goal macros are on and the level has any.
@@ -433,6 +447,14 @@ impl Forward<'_> {
                 return;
             }
         }
+        if let Some(sealed) = &self.sealed {
+            s.boxes.move_box(b, to);
+            let dead = s.sealed.is_dead(sealed, board, &s.boxes, to, player);
+            s.boxes.move_box(to, b);
+            if dead {
+                return;
+            }
+        }
         let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
         let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
         out.push(Child {
@@ -479,6 +501,7 @@ pub struct PushScratch {
     tables: FrozenTables,
     corral: CorralCheck,
     corral_search: CorralDeadlocks,
+    sealed: SealedCheck,
     /// Boxes frozen on goals in the state being expanded, and in a child.
     frozen: Vec<Cell>,
     child_frozen: Vec<Cell>,
@@ -517,6 +540,7 @@ impl Expander for Forward<'_> {
             tables: FrozenTables::default(),
             corral: CorralCheck::new(n),
             corral_search: CorralDeadlocks::new(n),
+            sealed: SealedCheck::new(n),
             frozen: Vec::new(),
             child_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
@@ -691,6 +715,9 @@ impl Expander for Forward<'_> {
             ("corral search deadlock", s.corral_search.proved),
             ("corral searches", s.corral_search.searches),
             ("pair deadlock", s.pruned_pairs),
+            ("sealed goal deadlock", s.sealed.proved),
+            ("sealed goal searches", s.sealed.searches),
+            ("sealed goal checks", s.sealed.checks),
             ("goal macros", s.macros),
             ("packing macros", s.packing_macros),
             ("goal cut (restricted expansions)", s.goal_cuts),
