@@ -273,10 +273,16 @@ pub fn solve_portfolio(
     }
     let board = level.board();
     let start = level.start();
-    let forwards: Vec<Forward<'_>> =
-        members.iter().map(|m| Forward::new(board, start, m.strategy.forward_config(m.push))).collect();
-    let backwards: Vec<Backward<'_>> =
-        members.iter().map(|m| Backward::new(board, start, m.strategy.backward_config(m.pull))).collect();
+    // The members share the tables that depend only on the level (pair deadlocks, the start
+    // freeze's squares): on small levels, building them is most of the work.
+    let mut forwards: Vec<Forward<'_>> = Vec::with_capacity(members.len());
+    let mut backwards: Vec<Backward<'_>> = Vec::with_capacity(members.len());
+    for m in members {
+        let fwd = Forward::sharing(board, start, m.strategy.forward_config(m.push), &forwards);
+        let bwd = Backward::sharing(board, start, m.strategy.backward_config(m.pull), &backwards);
+        forwards.push(fwd);
+        backwards.push(bwd);
+    }
     // A dead root in either direction, under any member's pruning (each is sound), proves the
     // level unsolvable before any search starts; with one shared table a member's dry search
     // alone proves nothing, so this is the only way to say it at once (see dead_root).

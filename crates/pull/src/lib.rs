@@ -22,6 +22,8 @@ use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
 use bisolve_board::{Areas, Board, BoxMap, Dir, Fingerprint, Reach, State, NO_CELL};
 
+use std::sync::Arc;
+
 use crate::start_freeze::{StartFreeze, StartScratch};
 
 /// Switches and choices of the backward search.
@@ -68,20 +70,45 @@ pub struct Backward<'a> {
     board: &'a Board,
     config: PullConfig,
     start_fp: Fingerprint,
-    pairs: Option<PairTable>,
+    pairs: Option<Arc<PairTable>>,
     /// The start squares' packing order, when feature cells count packed start squares.
     packing: Option<PackingOrder>,
-    start_freeze: Option<StartFreeze>,
+    start_freeze: Option<Arc<StartFreeze>>,
 }
 
 impl<'a> Backward<'a> {
     /// A backward search towards `start` on `board`.
     pub fn new(board: &'a Board, start: &State, config: PullConfig) -> Backward<'a> {
-        let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Pull) } else { None };
+        Backward::sharing(board, start, config, &[])
+    }
+
+    /// Like [`Backward::new`], but takes the pair deadlock table and the start freeze's
+    /// squares from the first of `others` (backward searches on the same level) that has them, instead
+    /// of building them again (they depend on the board and the start only).
+    pub fn sharing(
+        board: &'a Board,
+        start: &State,
+        config: PullConfig,
+        others: &[Backward<'_>],
+    ) -> Backward<'a> {
+        let pairs = if config.pair_deadlocks {
+            others
+                .iter()
+                .find_map(|o| o.pairs.clone())
+                .or_else(|| PairTable::new(board, PairMode::Pull).map(Arc::new))
+        } else {
+            None
+        };
         let packing = (config.features && config.packing).then(|| PackingOrder::new(board, Side::Backward));
         let packing = packing.filter(PackingOrder::has_order);
-        let start_freeze = if config.start_freeze { StartFreeze::new(board, start) } else { None };
-        let start_freeze = start_freeze.filter(|t| !t.is_idle());
+        let start_freeze = if config.start_freeze {
+            others
+                .iter()
+                .find_map(|o| o.start_freeze.clone())
+                .or_else(|| StartFreeze::new(board, start).filter(|t| !t.is_idle()).map(Arc::new))
+        } else {
+            None
+        };
         Backward { board, config, start_fp: start.fingerprint(board), pairs, packing, start_freeze }
     }
 
@@ -126,7 +153,7 @@ impl Expander for Backward<'_> {
             pruned_dead: 0,
             pruned_bound: 0,
             pruned_pairs: 0,
-            start_freeze: self.start_freeze.as_ref().map(StartFreeze::scratch),
+            start_freeze: self.start_freeze.as_deref().map(StartFreeze::scratch),
             pruned_start_freeze: 0,
         }
     }

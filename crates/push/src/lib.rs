@@ -140,7 +140,7 @@ pub struct Forward<'a> {
     board: &'a Board,
     start: &'a State,
     config: PushConfig,
-    pairs: Option<PairTable>,
+    pairs: Option<Arc<PairTable>>,
     /// The goals' neighbourhoods for the sealed-goal test, when it is on.
     sealed: Option<SealedGoals>,
     /// Goal rooms with packing orders, when goal or packing macros are on and the level has
@@ -166,7 +166,26 @@ enum MacroWay<'r> {
 impl<'a> Forward<'a> {
     /// A forward search from `start` on `board`.
     pub fn new(board: &'a Board, start: &'a State, config: PushConfig) -> Forward<'a> {
-        let pairs = if config.pair_deadlocks { PairTable::new(board, PairMode::Push) } else { None };
+        Forward::sharing(board, start, config, &[])
+    }
+
+    /// Like [`Forward::new`], but takes the pair deadlock table from the first of `others`
+    /// (forward searches on the same board) that has one, instead of building it again (the table
+    /// depends on the board only; building it is most of the time a small level takes).
+    pub fn sharing(
+        board: &'a Board,
+        start: &'a State,
+        config: PushConfig,
+        others: &[Forward<'_>],
+    ) -> Forward<'a> {
+        let pairs = if config.pair_deadlocks {
+            others
+                .iter()
+                .find_map(|o| o.pairs.clone())
+                .or_else(|| PairTable::new(board, PairMode::Push).map(Arc::new))
+        } else {
+            None
+        };
         let rooms = (config.goal_macros || config.packing_macros).then(|| GoalRooms::new(board, start));
         let rooms = rooms.filter(|r| !r.is_empty());
         let packing = ((config.features && config.packing) || config.packing_macros)
@@ -184,7 +203,7 @@ impl<'a> Forward<'a> {
 
     /// The pair deadlock table, when it is on and the board is small enough for one.
     pub fn pair_table(&self) -> Option<&PairTable> {
-        self.pairs.as_ref()
+        self.pairs.as_deref()
     }
 
     /// The configuration.
