@@ -21,8 +21,10 @@ pub mod parse;
 mod reach;
 pub mod render;
 pub mod rooms;
+pub mod sealed;
 pub mod search;
 mod state;
+pub mod subset;
 
 pub use crate::board::{
     Board, Cell, DistanceTable, PushReach, MAX_CELLS, NO_CELL, TUNNEL_HORIZONTAL, TUNNEL_VERTICAL,

@@ -161,6 +161,11 @@ pub struct PruningArgs {
     /// frozen off the state's squares, with squares that reach none of them dead).
     #[arg(long)]
     pub no_pull_start_freeze: bool,
+
+    /// Search the boxes around a start square nothing can be pulled onto any more, to prove it
+    /// sealed for good (the backward mirror of the sealed goals; off by default).
+    #[arg(long)]
+    pub pull_sealed_starts: bool,
     /// Take a box that reaches the start of a goal's way in on to that goal in one move when
     /// the goal is next in its packing order (packing macros; off by default).
     #[arg(long)]

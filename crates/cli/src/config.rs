@@ -41,9 +41,11 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     pull.dead_squares &= !p.no_pull_dead_squares;
     pull.pair_deadlocks &= !p.no_pull_pair_deadlocks;
     pull.start_freeze &= !p.no_pull_start_freeze;
+
     push.packing |= p.packing;
     push.packing_macros |= p.packing_macros;
     pull.packing |= p.packing;
+    pull.sealed_starts |= p.pull_sealed_starts;
     if let Some(b) = p.bound {
         push.bound = b.into();
     }

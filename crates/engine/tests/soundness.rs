@@ -8,12 +8,13 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use bisolve_board::bound::BoundKind;
 use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
+use bisolve_board::pairs::PairMode;
 use bisolve_board::rooms::GoalRooms;
+use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove};
 use bisolve_board::{BoxMap, Level, State};
 use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_pull::{Backward, PullConfig};
-use bisolve_push::sealed::{SealedCheck, SealedGoals};
 use bisolve_push::{Forward, PushConfig};
 use common::{expect_solved, run_named, solution_pushes, state_sequence, Canonical};
 
@@ -519,7 +520,7 @@ fn sealed_goals_flag_only_dead_positions() {
         let what = format!("{} (index {})", level.name(), level.index());
         let fwd = Forward::new(board, level.start(), PushConfig { sealed_goals: false, ..single_pushes() });
         let mut scratch = fwd.new_scratch();
-        let goals = SealedGoals::new(board);
+        let goals = SealedTargets::new(board, PairMode::Push);
         let mut check = SealedCheck::new(board.n_cells());
         let mut map = BoxMap::new(board.n_cells());
         let start = common::canonical(board, level.start());
@@ -556,6 +557,63 @@ fn sealed_goals_flag_only_dead_positions() {
         }
     }
     assert!(flagged > 0, "the sealed-goal test flagged nothing on {} levels", levels.len());
+}
+
+/// The sealed-start test only flags positions the start cannot reach: the backward generator
+/// without it walks breadth-first from the solved positions (up to a cap), on the small levels
+/// and on Microban levels of four to six boxes; every child the test then flags (with the
+/// child's pulled box, as in the search) is a position no sequence of pushes from the start
+/// reaches (a plain search of everything the start reaches). The test must flag some.
+#[test]
+fn sealed_starts_flag_only_positions_the_start_cannot_reach() {
+    let mut levels = small_levels();
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        levels.extend(microban.into_iter().take(40).filter(|l| (4..=6).contains(&l.board().n_boxes())));
+    }
+    const WALK: usize = 20_000;
+    let mut flagged = 0;
+    let mut tested = 0;
+    for level in &levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let Some(reachable) = common::reachable_positions(board, level.start(), CAP) else {
+            continue;
+        };
+        tested += 1;
+        let bwd =
+            Backward::new(board, level.start(), PullConfig { sealed_starts: false, ..PullConfig::default() });
+        let mut scratch = bwd.new_scratch();
+        let starts = SealedTargets::new(board, PairMode::Pull);
+        let mut check = SealedCheck::new(board.n_cells());
+        let mut map = BoxMap::new(board.n_cells());
+        let mut queue: VecDeque<Canonical> =
+            bwd.roots(&mut scratch).into_iter().map(|r| common::canonical(board, &r.state)).collect();
+        let mut seen: HashSet<Canonical> = queue.iter().cloned().collect();
+        while let Some(position) = queue.pop_front() {
+            let state = State::new(position.0.clone(), position.1);
+            for kid in children(&bwd, &mut scratch, level, &state, 0) {
+                let mut boxes = position.0.clone();
+                boxes[usize::from(kid.box_index)] = kid.to;
+                map.set_all(&boxes);
+                let dead = check.is_dead(&starts, board, &map, kid.to, kid.player);
+                map.clear_all(&boxes);
+                boxes.sort_unstable();
+                let next = (boxes, kid.player);
+                if dead {
+                    flagged += 1;
+                    assert!(
+                        !reachable.contains(&next),
+                        "{what}: the sealed-start test flags boxes {:?}, player {}, which the start reaches",
+                        next.0,
+                        next.1
+                    );
+                } else if seen.len() < WALK && seen.insert(next.clone()) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    assert!(flagged > 0, "the sealed-start test flagged nothing on {tested} levels");
 }
 
 /// Goal macros: every macro the forward generator offers, on every state a breadth-first walk

@@ -18,7 +18,8 @@ use std::collections::HashMap;
 
 use bisolve_board::{Board, Cell, Fingerprint};
 
-use crate::subset::{Outcome, SubsetSearch};
+use bisolve_board::pairs::PairMode;
+use bisolve_board::subset::{Outcome, SubsetSearch};
 
 /// The most states one corral search visits before it gives up without a verdict.
 pub const MAX_STATES: usize = 2000;
@@ -60,9 +61,16 @@ impl CorralDeadlocks {
             Some(&dead) => dead,
             None => {
                 self.searches += 1;
-                let outcome = self.search.run(board, &start, start_player, MAX_STATES, |_, boxes, reach| {
-                    corral.iter().any(|&c| reach.contains(c)) || boxes.iter().all(|&c| board.is_goal(c))
-                });
+                let outcome = self.search.run(
+                    board,
+                    PairMode::Push,
+                    &start,
+                    start_player,
+                    MAX_STATES,
+                    |_, boxes, reach| {
+                        corral.iter().any(|&c| reach.contains(c)) || boxes.iter().all(|&c| board.is_goal(c))
+                    },
+                );
                 let dead = outcome == Outcome::Exhausted;
                 if self.cache.len() >= MAX_CACHED {
                     self.cache.clear();

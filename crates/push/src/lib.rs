@@ -12,8 +12,8 @@
 //!   first;
 //! - PI-corrals ([`corral`]): only pushes into a PI-corral, and corrals nobody can enter are
 //!   dead.
-//! - corral deadlocks ([`corral_deadlock`]) and sealed goals ([`sealed`]): small searches on a
-//!   few boxes alone ([`subset`]) prove that a corral can never open, or that an empty goal
+//! - corral deadlocks ([`corral_deadlock`]) and sealed goals ([`bisolve_board::sealed`]): small
+//!   searches on a few boxes alone ([`bisolve_board::subset`]) prove that a corral can never open, or that an empty goal
 //!   can never be entered again; sealed-goal verdicts are remembered as patterns.
 //!
 //! The last two restrict a state to pushes that some solution can make first (the same
@@ -29,8 +29,6 @@
 pub mod corral;
 pub mod corral_deadlock;
 pub mod frozen;
-pub mod sealed;
-pub mod subset;
 pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
@@ -38,6 +36,7 @@ use bisolve_board::moves::{pushes_along, Push};
 use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::rooms::{GoalRoom, GoalRooms};
+use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
 use bisolve_board::{Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
 
@@ -48,7 +47,6 @@ use bisolve_board::DistanceTable;
 use crate::corral::{Corral, CorralCheck};
 use crate::corral_deadlock::CorralDeadlocks;
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
-use crate::sealed::{SealedCheck, SealedGoals};
 use crate::tunnel::{forced_box, Forced};
 use bisolve_board::freeze::{FreezeCheck, Verdict};
 
@@ -84,7 +82,8 @@ pub struct PushConfig {
     pub pair_deadlocks: bool,
     /// Sealed goals: when a push leaves an empty goal that no box can enter now, a small
     /// search on the boxes near it checks that they can still let one in, and prunes the
-    /// state when they cannot; verdicts are cached per thread (see [`sealed`]). Default on.
+    /// state when they cannot; verdicts are cached per thread (see [`bisolve_board::sealed`]).
+    /// Default on.
     pub sealed_goals: bool,
     /// Goal macros: a box pushed onto the entrance of a goal room is taken on to the next
     /// goal of the room's packing order in one move (see [`bisolve_board::rooms`]). Adds
@@ -142,7 +141,7 @@ pub struct Forward<'a> {
     config: PushConfig,
     pairs: Option<Arc<PairTable>>,
     /// The goals' neighbourhoods for the sealed-goal test, when it is on.
-    sealed: Option<SealedGoals>,
+    sealed: Option<SealedTargets>,
     /// Goal rooms with packing orders, when goal or packing macros are on and the level has
     /// some (packing macros leave room goals to room macros, whichever macros are on, so
     /// that a macro move decodes the same way for every configuration).
@@ -192,7 +191,7 @@ impl<'a> Forward<'a> {
             .then(|| PackingOrder::new(board, Side::Forward));
         let counts_packed =
             config.features && config.packing && packing.as_ref().is_some_and(PackingOrder::has_order);
-        let sealed = config.sealed_goals.then(|| SealedGoals::new(board));
+        let sealed = config.sealed_goals.then(|| SealedTargets::new(board, PairMode::Push));
         Forward { board, start, config, pairs, sealed, rooms, packing, counts_packed }
     }
 
@@ -736,6 +735,7 @@ impl Expander for Forward<'_> {
             ("pair deadlock", s.pruned_pairs),
             ("sealed goal deadlock", s.sealed.proved),
             ("sealed goal searches", s.sealed.searches),
+            ("sealed goal searches given up", s.sealed.gave_up),
             ("sealed goal checks", s.sealed.checks),
             ("goal macros", s.macros),
             ("packing macros", s.packing_macros),

@@ -1,17 +1,18 @@
 //! Small exhaustive searches on a few boxes alone, the other boxes removed: the engine of
-//! the deadlock tests that solve a sub-problem ([`crate::corral_deadlock`],
-//! [`crate::sealed`]).
+//! the deadlock tests that solve a sub-problem (the forward search's corral deadlocks, and
+//! [`crate::sealed`] in both directions).
 //!
-//! Removing boxes never makes a push illegal, and a position the freeze test calls dead with
-//! fewer boxes is dead with more. So the pushes that a solution of the whole level makes with
-//! the kept boxes, in order and with the others left out, are a path of this search: if a
-//! test must hold somewhere along every solution, and the search runs out of states without
-//! meeting it, the position has no solution.
+//! Removing boxes never makes a push or a pull illegal, and a position the freeze test calls
+//! dead with fewer boxes is dead with more. So the moves that a solution of the whole level
+//! makes with the kept boxes, in order and with the others left out, are a path of this
+//! search: if a test must hold somewhere along every solution, and the search runs out of
+//! states without meeting it, the position has no solution.
 
 use std::collections::HashSet;
 
-use bisolve_board::freeze::FreezeCheck;
-use bisolve_board::{Board, BoxMap, Cell, Dir, Fingerprint, Reach, NO_CELL};
+use crate::freeze::FreezeCheck;
+use crate::pairs::PairMode;
+use crate::{Board, BoxMap, Cell, Dir, Fingerprint, Reach, NO_CELL};
 
 /// How a subset search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,14 +66,16 @@ impl SubsetSearch {
         &self.reach
     }
 
-    /// Breadth-first search over every sequence of pushes of the boxes on `start` (sorted),
-    /// the other boxes removed, with the player starting anywhere in the region of `player`.
-    /// Pushes onto dead squares and pushes that freeze a box off a goal are not made. `test`
-    /// is asked about every position made by a push (the root is not asked): its box map,
-    /// its boxes (in no particular order) and the player's region.
+    /// Breadth-first search over every sequence of pushes (`PairMode::Push`) or pulls
+    /// (`PairMode::Pull`) of the boxes on `start` (sorted), the other boxes removed, with the
+    /// player starting anywhere in the region of `player`. Moves onto the direction's dead
+    /// squares, and pushes that freeze a box off a goal, are not made. `test` is asked about
+    /// every position made by a move (the root is not asked): its box map, its boxes (in no
+    /// particular order) and the player's region.
     pub fn run<F>(
         &mut self,
         board: &Board,
+        mode: PairMode,
         start: &[Cell],
         player: Cell,
         max_states: usize,
@@ -104,19 +107,27 @@ impl SubsetSearch {
                 let b = self.current[i];
                 for d in Dir::ALL {
                     let to = board.neighbour(b, d);
-                    let behind = board.neighbour(b, d.opposite());
-                    if to == NO_CELL || behind == NO_CELL || !self.reach.contains(behind) {
+                    // Where the player stands first, and where it ends.
+                    let (stand, end) = match mode {
+                        PairMode::Push => (board.neighbour(b, d.opposite()), b),
+                        PairMode::Pull => (to, if to == NO_CELL { NO_CELL } else { board.neighbour(to, d) }),
+                    };
+                    if to == NO_CELL || stand == NO_CELL || end == NO_CELL || !self.reach.contains(stand) {
                         continue;
                     }
-                    if self.boxes.is_box(to) || board.is_push_dead(to) {
+                    let dead = match mode {
+                        PairMode::Push => self.boxes.is_box(to) || board.is_push_dead(to),
+                        PairMode::Pull => self.boxes.is_box(end) || board.is_pull_dead(to),
+                    };
+                    if dead {
                         continue;
                     }
                     self.boxes.move_box(b, to);
-                    if self.freeze.is_deadlock(board, &self.boxes, to) {
+                    if mode == PairMode::Push && self.freeze.is_deadlock(board, &self.boxes, to) {
                         self.boxes.move_box(to, b);
                         continue;
                     }
-                    let child_player = self.child_reach.fill(board, &self.boxes, b);
+                    let child_player = self.child_reach.fill(board, &self.boxes, end);
                     self.current[i] = to;
                     let found = test(&self.boxes, &self.current[..k], &self.child_reach);
                     let mut child: Vec<Cell> = self.current[..k].to_vec();
