@@ -93,8 +93,8 @@ impl<'a> Backward<'a> {
     }
 
     /// Like [`Backward::new`], but takes the pair deadlock table and the start freeze's
-    /// squares from the first of `others` (backward searches on the same level) that has them, instead
-    /// of building them again (they depend on the board and the start only).
+    /// squares from the first of `others` (backward searches on the same level) that has them,
+    /// instead of building them again (they depend on the board and the start only).
     pub fn sharing(
         board: &'a Board,
         start: &State,

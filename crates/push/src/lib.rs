@@ -13,8 +13,9 @@
 //! - PI-corrals ([`corral`]): only pushes into a PI-corral, and corrals nobody can enter are
 //!   dead.
 //! - corral deadlocks ([`corral_deadlock`]) and sealed goals ([`bisolve_board::sealed`]): small
-//!   searches on a few boxes alone ([`bisolve_board::subset`]) prove that a corral can never open, or that an empty goal
-//!   can never be entered again; sealed-goal verdicts are remembered as patterns.
+//!   searches on a few boxes alone ([`bisolve_board::subset`]) prove that a corral can never
+//!   open, or that an empty goal can never be entered again; sealed-goal verdicts are
+//!   remembered as patterns.
 //!
 //! The last two restrict a state to pushes that some solution can make first (the same
 //! solution reordered, so push-optimal A* stays push-optimal); the others only cut dead
@@ -169,8 +170,8 @@ impl<'a> Forward<'a> {
     }
 
     /// Like [`Forward::new`], but takes the pair deadlock table from the first of `others`
-    /// (forward searches on the same board) that has one, instead of building it again (the table
-    /// depends on the board only; building it is most of the time a small level takes).
+    /// (forward searches on the same board) that has one, instead of building it again (the
+    /// table depends on the board only; building it is most of the time a small level takes).
     pub fn sharing(
         board: &'a Board,
         start: &'a State,
