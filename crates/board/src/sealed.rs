@@ -28,12 +28,11 @@
 //! them, so a sealed target seen again costs one lookup. This is the deadlock learning of the
 //! searches: a pattern once proved dead prunes every later state that contains it.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::BuildHasherDefault;
+use std::collections::VecDeque;
 
 use crate::pairs::PairMode;
-use crate::subset::{Outcome, SubsetSearch};
-use crate::{Board, BoxMap, Cell, Dir, PassThrough, Reach, NO_CELL};
+use crate::subset::{Outcome, SubsetSearch, VerdictCache};
+use crate::{Board, BoxMap, Cell, Dir, Reach, NO_CELL};
 
 /// How far (in steps over floor, walls blocking) from a sealed target the kept boxes may be.
 pub const RADIUS: u32 = 3;
@@ -44,9 +43,6 @@ pub const MAX_BOXES: usize = 10;
 
 /// The most states one search visits before it gives up without a verdict.
 pub const MAX_STATES: usize = 2000;
-
-/// The most verdicts a thread caches; past it the cache starts afresh.
-const MAX_CACHED: usize = 1 << 20;
 
 /// Where to look for sealed targets on one board and in one direction, computed once.
 #[derive(Debug, Clone)]
@@ -147,7 +143,7 @@ impl SealedTargets {
 pub struct SealedCheck {
     search: SubsetSearch,
     /// Verdicts by [`SealedCheck::key`].
-    cache: HashMap<u128, bool, BuildHasherDefault<PassThrough>>,
+    cache: VerdictCache,
     kept: Vec<Cell>,
     /// Searches run (cache misses).
     pub searches: u64,
@@ -165,7 +161,7 @@ impl SealedCheck {
     pub fn new(n_cells: usize) -> SealedCheck {
         SealedCheck {
             search: SubsetSearch::new(n_cells),
-            cache: HashMap::default(),
+            cache: VerdictCache::default(),
             kept: Vec::new(),
             searches: 0,
             gave_up: 0,
@@ -202,8 +198,8 @@ impl SealedCheck {
             // them, so any square of that region keys it: the child's player square first,
             // which spares the fill when the same pattern comes back.
             let quick = Self::key(board, &self.kept, player, t);
-            let dead = match self.cache.get(&quick) {
-                Some(&dead) => dead,
+            let dead = match self.cache.get(quick) {
+                Some(dead) => dead,
                 None => {
                     self.checks += 1;
                     let region = self.search.region_min(board, &self.kept, player);
@@ -214,8 +210,8 @@ impl SealedCheck {
                         continue;
                     }
                     let key = Self::key(board, &self.kept, region, t);
-                    let dead = match self.cache.get(&key) {
-                        Some(&dead) => dead,
+                    let dead = match self.cache.get(key) {
+                        Some(dead) => dead,
                         None => {
                             self.searches += 1;
                             let outcome = self.search.run(
@@ -232,9 +228,6 @@ impl SealedCheck {
                             outcome == Outcome::Exhausted
                         }
                     };
-                    if self.cache.len() >= MAX_CACHED {
-                        self.cache.clear();
-                    }
                     self.cache.insert(key, dead);
                     self.cache.insert(quick, dead);
                     dead

@@ -8,11 +8,38 @@
 //! search: if a test must hold somewhere along every solution, and the search runs out of
 //! states without meeting it, the position has no solution.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 
 use crate::freeze::FreezeCheck;
 use crate::pairs::PairMode;
-use crate::{Board, BoxMap, Cell, Dir, Fingerprint, Reach, NO_CELL};
+use crate::{Board, BoxMap, Cell, Dir, Fingerprint, PassThrough, Reach, NO_CELL};
+
+/// The most verdicts a [`VerdictCache`] holds; past it the cache starts afresh.
+pub const MAX_CACHED: usize = 1 << 20;
+
+/// Verdicts of subset searches (dead or not) by a 128-bit key made of Zobrist keys, one
+/// cache per thread. Past [`MAX_CACHED`] entries it starts afresh.
+#[derive(Debug, Default)]
+pub struct VerdictCache {
+    map: HashMap<u128, bool, BuildHasherDefault<PassThrough>>,
+}
+
+impl VerdictCache {
+    /// The verdict stored under `key`, if any.
+    #[inline]
+    pub fn get(&self, key: u128) -> Option<bool> {
+        self.map.get(&key).copied()
+    }
+
+    /// Stores a verdict.
+    pub fn insert(&mut self, key: u128, dead: bool) {
+        if self.map.len() >= MAX_CACHED {
+            self.map.clear();
+        }
+        self.map.insert(key, dead);
+    }
+}
 
 /// How a subset search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

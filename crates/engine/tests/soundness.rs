@@ -500,6 +500,46 @@ fn the_start_freeze_flags_only_positions_the_start_cannot_reach() {
     assert!(flagged > 0, "the start freeze flagged nothing on {} levels", levels.len());
 }
 
+/// Walks the positions `exp` generates breadth-first from `roots` (up to 20,000), asks the
+/// sealed-target test about every child (with the child's moved box, as the searches do) and
+/// calls `on_flag` with each child it calls dead, which is not walked further. Returns how
+/// many children it flagged.
+fn walk_sealed<E: Expander>(
+    exp: &E,
+    level: &Level,
+    targets: &SealedTargets,
+    roots: Vec<Canonical>,
+    mut on_flag: impl FnMut(&Canonical),
+) -> usize {
+    const WALK: usize = 20_000;
+    let board = level.board();
+    let mut scratch = exp.new_scratch();
+    let mut check = SealedCheck::new(board.n_cells());
+    let mut map = BoxMap::new(board.n_cells());
+    let mut seen: HashSet<Canonical> = roots.iter().cloned().collect();
+    let mut queue = VecDeque::from(roots);
+    let mut flagged = 0;
+    while let Some(position) = queue.pop_front() {
+        let state = State::new(position.0.clone(), position.1);
+        for kid in children(exp, &mut scratch, level, &state, 0) {
+            let mut boxes = position.0.clone();
+            boxes[usize::from(kid.box_index)] = kid.to;
+            map.set_all(&boxes);
+            let dead = check.is_dead(targets, board, &map, kid.to, kid.player);
+            map.clear_all(&boxes);
+            boxes.sort_unstable();
+            let next = (boxes, kid.player);
+            if dead {
+                flagged += 1;
+                on_flag(&next);
+            } else if seen.len() < WALK && seen.insert(next.clone()) {
+                queue.push_back(next);
+            }
+        }
+    }
+    flagged
+}
+
 /// The sealed-goal test only flags dead positions: the forward generator without it walks
 /// breadth-first from the start (up to a cap), on the small levels and on Microban levels of
 /// four to six boxes; every child the test then flags (with the child's pushed box, as in the
@@ -512,49 +552,28 @@ fn sealed_goals_flag_only_dead_positions() {
     if let Some(microban) = common::shared_collection("microban.xsb") {
         levels.extend(microban.into_iter().take(40).filter(|l| (4..=6).contains(&l.board().n_boxes())));
     }
-    const WALK: usize = 20_000;
     const CHECKS_PER_LEVEL: usize = 40;
     let mut flagged = 0;
     for level in &levels {
         let board = level.board();
         let what = format!("{} (index {})", level.name(), level.index());
         let fwd = Forward::new(board, level.start(), PushConfig { sealed_goals: false, ..single_pushes() });
-        let mut scratch = fwd.new_scratch();
         let goals = SealedTargets::new(board, PairMode::Push);
-        let mut check = SealedCheck::new(board.n_cells());
-        let mut map = BoxMap::new(board.n_cells());
         let start = common::canonical(board, level.start());
-        let mut queue: VecDeque<Canonical> = VecDeque::from([start.clone()]);
-        let mut seen: HashSet<Canonical> = HashSet::from([start]);
         let mut checked = 0;
-        while let Some(position) = queue.pop_front() {
-            let state = State::new(position.0.clone(), position.1);
-            for kid in children(&fwd, &mut scratch, level, &state, 0) {
-                let mut boxes = position.0.clone();
-                boxes[usize::from(kid.box_index)] = kid.to;
-                map.set_all(&boxes);
-                let dead = check.is_dead(&goals, board, &map, kid.to, kid.player);
-                map.clear_all(&boxes);
-                boxes.sort_unstable();
-                let next = (boxes, kid.player);
-                if dead {
-                    flagged += 1;
-                    if checked < CHECKS_PER_LEVEL {
-                        let child = State::new(next.0.clone(), next.1);
-                        if let Some(fewest) = common::bfs_min_pushes(board, &child, CAP) {
-                            checked += 1;
-                            assert_eq!(
-                                fewest, None,
-                                "{what}: the sealed-goal test flags boxes {:?}, player {}, which can be solved",
-                                next.0, next.1
-                            );
-                        }
-                    }
-                } else if seen.len() < WALK && seen.insert(next.clone()) {
-                    queue.push_back(next);
+        flagged += walk_sealed(&fwd, level, &goals, vec![start], |next| {
+            if checked < CHECKS_PER_LEVEL {
+                let child = State::new(next.0.clone(), next.1);
+                if let Some(fewest) = common::bfs_min_pushes(board, &child, CAP) {
+                    checked += 1;
+                    assert_eq!(
+                        fewest, None,
+                        "{what}: the sealed-goal test flags boxes {:?}, player {}, which can be solved",
+                        next.0, next.1
+                    );
                 }
             }
-        }
+        });
     }
     assert!(flagged > 0, "the sealed-goal test flagged nothing on {} levels", levels.len());
 }
@@ -570,7 +589,6 @@ fn sealed_starts_flag_only_positions_the_start_cannot_reach() {
     if let Some(microban) = common::shared_collection("microban.xsb") {
         levels.extend(microban.into_iter().take(40).filter(|l| (4..=6).contains(&l.board().n_boxes())));
     }
-    const WALK: usize = 20_000;
     let mut flagged = 0;
     let mut tested = 0;
     for level in &levels {
@@ -582,36 +600,20 @@ fn sealed_starts_flag_only_positions_the_start_cannot_reach() {
         tested += 1;
         let bwd =
             Backward::new(board, level.start(), PullConfig { sealed_starts: false, ..PullConfig::default() });
-        let mut scratch = bwd.new_scratch();
         let starts = SealedTargets::new(board, PairMode::Pull);
-        let mut check = SealedCheck::new(board.n_cells());
-        let mut map = BoxMap::new(board.n_cells());
-        let mut queue: VecDeque<Canonical> =
-            bwd.roots(&mut scratch).into_iter().map(|r| common::canonical(board, &r.state)).collect();
-        let mut seen: HashSet<Canonical> = queue.iter().cloned().collect();
-        while let Some(position) = queue.pop_front() {
-            let state = State::new(position.0.clone(), position.1);
-            for kid in children(&bwd, &mut scratch, level, &state, 0) {
-                let mut boxes = position.0.clone();
-                boxes[usize::from(kid.box_index)] = kid.to;
-                map.set_all(&boxes);
-                let dead = check.is_dead(&starts, board, &map, kid.to, kid.player);
-                map.clear_all(&boxes);
-                boxes.sort_unstable();
-                let next = (boxes, kid.player);
-                if dead {
-                    flagged += 1;
-                    assert!(
-                        !reachable.contains(&next),
-                        "{what}: the sealed-start test flags boxes {:?}, player {}, which the start reaches",
-                        next.0,
-                        next.1
-                    );
-                } else if seen.len() < WALK && seen.insert(next.clone()) {
-                    queue.push_back(next);
-                }
-            }
-        }
+        let roots = bwd
+            .roots(&mut bwd.new_scratch())
+            .into_iter()
+            .map(|r| common::canonical(board, &r.state))
+            .collect();
+        flagged += walk_sealed(&bwd, level, &starts, roots, |next| {
+            assert!(
+                !reachable.contains(next),
+                "{what}: the sealed-start test flags boxes {:?}, player {}, which the start reaches",
+                next.0,
+                next.1
+            );
+        });
     }
     assert!(flagged > 0, "the sealed-start test flagged nothing on {tested} levels");
 }

@@ -268,22 +268,21 @@ impl Expander for Backward<'_> {
                     (player, 0)
                 };
                 debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
-                let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-                s.boxes.move_box(to, b);
                 if let Some(pairs) = &self.pairs {
                     if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
                         s.pruned_pairs += 1;
+                        s.boxes.move_box(to, b);
                         continue;
                     }
                 }
                 if let Some(sealed) = &self.sealed {
-                    s.boxes.move_box(b, to);
-                    let dead = s.sealed.is_dead(sealed, board, &s.boxes, to, player);
-                    s.boxes.move_box(to, b);
-                    if dead {
+                    if s.sealed.is_dead(sealed, board, &s.boxes, to, player) {
+                        s.boxes.move_box(to, b);
                         continue;
                     }
                 }
+                let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+                s.boxes.move_box(to, b);
                 let fp = base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
                 out.push(Child {
                     box_index: i as u16,

@@ -14,12 +14,10 @@
 //! fence boxes and the player's region among them, so a corral seen again costs one lookup:
 //! the verdict belongs to the fence and the region, whatever the other boxes do.
 
-use std::collections::HashMap;
-
-use bisolve_board::{Board, Cell, Fingerprint};
+use bisolve_board::{Board, Cell};
 
 use bisolve_board::pairs::PairMode;
-use bisolve_board::subset::{Outcome, SubsetSearch};
+use bisolve_board::subset::{Outcome, SubsetSearch, VerdictCache};
 
 /// The most states one corral search visits before it gives up without a verdict.
 pub const MAX_STATES: usize = 2000;
@@ -27,14 +25,11 @@ pub const MAX_STATES: usize = 2000;
 /// The most fence boxes a corral may have to be searched; larger ones are left alone.
 pub const MAX_FENCE: usize = 12;
 
-/// The most verdicts a thread caches; past it the cache starts afresh.
-const MAX_CACHED: usize = 1 << 20;
-
 /// Working memory of the corral search, one per thread.
 #[derive(Debug)]
 pub struct CorralDeadlocks {
     search: SubsetSearch,
-    cache: HashMap<Fingerprint, bool>,
+    cache: VerdictCache,
     /// Searches run (cache misses) and deadlocks they proved.
     pub searches: u64,
     /// Deadlocks proved (cached verdicts included).
@@ -44,7 +39,12 @@ pub struct CorralDeadlocks {
 impl CorralDeadlocks {
     /// Working memory for a board with `n_cells` cells.
     pub fn new(n_cells: usize) -> CorralDeadlocks {
-        CorralDeadlocks { search: SubsetSearch::new(n_cells), cache: HashMap::new(), searches: 0, proved: 0 }
+        CorralDeadlocks {
+            search: SubsetSearch::new(n_cells),
+            cache: VerdictCache::default(),
+            searches: 0,
+            proved: 0,
+        }
     }
 
     /// True if the corral of free cells `corral` fenced by the boxes on `fence` can never be
@@ -56,9 +56,9 @@ impl CorralDeadlocks {
         let mut start: Vec<Cell> = fence.to_vec();
         start.sort_unstable();
         let start_player = self.search.region_min(board, &start, player);
-        let key = board.zobrist().fingerprint(&start, start_player);
-        let dead = match self.cache.get(&key) {
-            Some(&dead) => dead,
+        let key = board.zobrist().fingerprint(&start, start_player).0;
+        let dead = match self.cache.get(key) {
+            Some(dead) => dead,
             None => {
                 self.searches += 1;
                 let outcome = self.search.run(
@@ -72,9 +72,6 @@ impl CorralDeadlocks {
                     },
                 );
                 let dead = outcome == Outcome::Exhausted;
-                if self.cache.len() >= MAX_CACHED {
-                    self.cache.clear();
-                }
                 self.cache.insert(key, dead);
                 dead
             }

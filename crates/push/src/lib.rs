@@ -458,22 +458,21 @@ impl Forward<'_> {
             (player, 0)
         };
         debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, macro_player.unwrap_or(b)));
-        let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-        s.boxes.move_box(to, b);
         if let Some(pairs) = &self.pairs {
             if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
                 s.pruned_pairs += 1;
+                s.boxes.move_box(to, b);
                 return;
             }
         }
         if let Some(sealed) = &self.sealed {
-            s.boxes.move_box(b, to);
-            let dead = s.sealed.is_dead(sealed, board, &s.boxes, to, player);
-            s.boxes.move_box(to, b);
-            if dead {
+            if s.sealed.is_dead(sealed, board, &s.boxes, to, player) {
+                s.boxes.move_box(to, b);
                 return;
             }
         }
+        let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+        s.boxes.move_box(to, b);
         let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
         let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
         out.push(Child {
