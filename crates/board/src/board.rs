@@ -377,6 +377,12 @@ impl Board {
         DistanceTable::new(t, n, data)
     }
 
+    /// Push distances of a lone box from every cell to each of `targets` (any squares, in the
+    /// given order): the table a search aimed at a particular box layout measures with.
+    pub fn push_distances_to(&self, targets: &[Cell]) -> DistanceTable {
+        analysis::box_distances(&self.neighbours, &self.side_components, targets, true)
+    }
+
     /// Pull distances of a lone box from every cell to every start square.
     #[inline]
     pub fn start_distances(&self) -> &DistanceTable {

@@ -87,7 +87,7 @@ pub struct SolveArgs {
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
     /// Search strategy (see `bisolve strategies`); `portfolio`, the default, races several
-    /// (its default members: bi-fess and bi-fess-packing).
+    /// (its default members: bi-fess and bwd-fess).
     #[arg(long, short = 's', default_value = "portfolio")]
     pub strategy: String,
     /// Portfolio members, comma-separated (see `bisolve strategies`); implies
@@ -178,6 +178,10 @@ pub struct PruningArgs {
     /// Do not break ties in favour of pushing the box the last move pushed (inertia).
     #[arg(long)]
     pub no_inertia: bool,
+    /// Do not run bridges: forward searches from the start aimed at the state where the
+    /// backward search came closest to the start.
+    #[arg(long)]
+    pub no_bridges: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -77,6 +77,7 @@ impl Plan {
             for m in &mut members {
                 apply_pruning(pruning, &mut m.push, &mut m.pull);
                 m.strategy.inertia &= !pruning.no_inertia;
+                m.strategy.bridges &= !pruning.no_bridges;
             }
             let tables = match search.portfolio_tables {
                 TablesArg::Separate => TableMode::Separate,
@@ -86,6 +87,7 @@ impl Plan {
         }
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;
         strategy.inertia &= !pruning.no_inertia;
+        strategy.bridges &= !pruning.no_bridges;
         let (mut push, mut pull) = (PushConfig::default(), PullConfig::default());
         apply_pruning(pruning, &mut push, &mut pull);
         Ok(Plan::Single(Config { strategy, threads, push, pull }))

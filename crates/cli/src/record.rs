@@ -49,6 +49,17 @@ pub struct SideRecord {
     pub expanded: u64,
     pub generated: u64,
     pub duplicates: u64,
+    /// The smallest lower bound of any state this side generated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest_h: Option<u32>,
+    /// The fewest boxes left to place in any state's feature cell (feature-cell orderings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest_unplaced: Option<u32>,
+    /// Forward: bridges run and the nodes they expanded.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bridges: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bridge_expanded: u64,
     pub pruned: std::collections::BTreeMap<&'static str, u64>,
 }
 
@@ -58,9 +69,17 @@ impl SideRecord {
             expanded: s.expanded,
             generated: s.generated,
             duplicates: s.duplicates,
+            closest_h: s.closest_h,
+            closest_unplaced: s.closest_unplaced,
+            bridges: s.bridges,
+            bridge_expanded: s.bridge_expanded,
             pruned: s.pruned.iter().copied().collect(),
         })
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The solution of a report after one more replay from the level's text, independent of the

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use bisolve_board::LevelEntry;
-use bisolve_engine::{Cutoff, Outcome, Report};
+use bisolve_engine::{Cutoff, Outcome, Report, SideStats};
 
 use crate::args::SolveArgs;
 use crate::config::solve_config;
@@ -129,11 +129,17 @@ fn print_human(
                 continue;
             }
             let pruned: Vec<String> = side.pruned.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let bridges = if side.bridges > 0 {
+                format!("; {} bridges, {} expanded", side.bridges, side.bridge_expanded)
+            } else {
+                String::new()
+            };
             out.line(&format!(
-                "  {name}: {} expanded, {} generated, {} duplicates; pruned: {}",
+                "  {name}: {} expanded, {} generated, {} duplicates; closest: {}{bridges}; pruned: {}",
                 side.expanded,
                 side.generated,
                 side.duplicates,
+                closest(side),
                 pruned.join(", ")
             ))?;
         }
@@ -149,4 +155,14 @@ fn print_human(
         out.line(if lurd.is_empty() { "(empty solution: already solved)" } else { lurd })?;
     }
     Ok(())
+}
+
+/// How close a side came to its targets, for `--verbose`: the smallest lower bound reached and,
+/// with feature cells, the fewest boxes left to place.
+fn closest(side: &SideStats) -> String {
+    match (side.closest_h, side.closest_unplaced) {
+        (Some(h), Some(u)) => format!("h {h}, {u} to place"),
+        (Some(h), None) => format!("h {h}"),
+        _ => "-".to_string(),
+    }
 }

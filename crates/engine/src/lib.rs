@@ -5,6 +5,7 @@
 //! thread or several, rebuilds the push sequence where they meet, writes it as LURD and
 //! replays it on the level before returning it.
 
+pub mod bridge;
 pub mod hda;
 pub mod limits;
 pub mod open;

@@ -14,9 +14,11 @@
 //! level (2026-11-24): shared tables solved Microban I 155, Microban II 133, Sasquatch 28,
 //! XSokoban 1-45 19, Boxoban hard 1000; separate tables 155, 132, 27, 16, 1000. Separate
 //! tables (each member an independent search) stay available for measurement. The members
-//! of now, `bi-fess,bi-fess-packing` (2026-11-25, same settings), solved 155, 135, 37, 26, 1000
-//! in a shared table and 155, 135, 36, 26, 1000 in separate tables (what `bi-fess` alone
-//! solves on each set, XSokoban 13 gained and 11 lost).
+//! before the current ones, `bi-fess,bi-fess-packing` (2026-11-25, same settings), solved 155,
+//! 135, 37, 26, 1000 in a shared table and 155, 135, 36, 26, 1000 in separate tables (what
+//! `bi-fess` alone solves on each set, XSokoban 13 gained and 11 lost). A backward-only member
+//! such as `bwd-fess` only adds backward effort in a shared table: its states meet the other
+//! members' forward states.
 //!
 //! Members whose macros differ (goal or packing macros) can share a table: the solution's
 //! forward half is then read with a configuration that knows every member's macros.
@@ -32,6 +34,7 @@ use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 use parking_lot::Mutex;
 
+use crate::bridge::{BridgeConfig, Bridges, Closest};
 use crate::limits::{Cutoff, Due, Limits, Pacer, Stop, StopOnDrop};
 use crate::solve::{dead_root, solution_of, Outcome, Report, SolveError};
 use crate::stats::{SideStats, Stats};
@@ -86,7 +89,7 @@ fn member(
     Member {
         name,
         about,
-        strategy: Strategy { directions, weighting, inertia: true },
+        strategy: Strategy { directions, weighting, inertia: true, bridges: true },
         push: PushConfig { bound, ..PushConfig::default() },
         pull: PullConfig { bound, ..PullConfig::default() },
     }
@@ -156,13 +159,23 @@ pub fn catalogue() -> Vec<Member> {
     ]
 }
 
-/// The members `--strategy portfolio` runs when none are named.
+/// The members `--strategy portfolio` runs when none are named: one bidirectional search and
+/// one more backward search, so the backward direction gets three quarters of the effort on
+/// two threads (two thirds on one).
 ///
-/// Chosen by measurement (2 threads, 10 s a level, shared table, 2026-11-25): Microban I 155,
-/// Microban II 135, Sasquatch 37, XSokoban 1-45 26, Boxoban hard 1000, against 155, 135, 36,
-/// 26, 1000 for `bi-fess` alone and 155, 133, 28, 19, 1000 for the previous members
-/// (bi-greedy, fwd-wastar, bwd-greedy, fwd-nearest; measured on 2026-11-24).
-pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bi-fess-packing"];
+/// On the hard sets the backward search finds almost every solution (it meets the forward
+/// search within a few pushes of the start; the forward half of XSokoban 19, 21, 34, 37 was 2
+/// to 7 pushes long), so effort moved to it pays. Measured at 2 threads, 10 s a level, shared
+/// table (2026-11-25, XSokoban 1-45 + Sasquatch): `bi-fess,bi-fess-packing` (the members
+/// before) 24 + 37 = 61; `bi-fess,bwd-fess` 26 + 36 = 62 in 0.57 of the time on the 26
+/// levels both solved; `bi-fess,bi-fess-packing,bwd-fess` 26 + 36, 1.12 times slower than
+/// that; `bi-fess,bwd-fess` with bridges (the forward worker's searches towards the backward
+/// search's closest state, see [`crate::bridge`]) 27 + 35 = 62 (XSokoban 24 gained, Sasquatch
+/// 31, which the forward search solves, lost) in 0.85 of the time without bridges. Earlier
+/// choices: `bi-fess,bi-fess-packing` over `bi-fess` alone (Sasquatch 37 against 36), and
+/// over bi-greedy, fwd-wastar, bwd-greedy, fwd-nearest (155, 133, 28, 19, 1000 on Microban I,
+/// II, Sasquatch, XSokoban 1-45, Boxoban hard).
+pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bwd-fess"];
 
 /// The members named in a comma-separated list.
 pub fn members(names: &str) -> Result<Vec<Member>, String> {
@@ -193,7 +206,8 @@ trait Search: Send {
     fn side(&self) -> Side;
     fn complete(&self) -> bool;
     fn seed(&mut self, table: &VisitedTable) -> Option<Found>;
-    fn step(&mut self, table: &VisitedTable) -> Step;
+    /// A bridge if one is due (forward searches with bridges), else one step.
+    fn step(&mut self, table: &VisitedTable, stop: &Stop<'_>) -> Step;
     fn generated(&self) -> u64;
     fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due);
     fn finish(self: Box<Self>) -> SideStats;
@@ -209,7 +223,10 @@ impl<E: Expander> Search for Worker<'_, E> {
     fn seed(&mut self, table: &VisitedTable) -> Option<Found> {
         self.seed_always(table)
     }
-    fn step(&mut self, table: &VisitedTable) -> Step {
+    fn step(&mut self, table: &VisitedTable, stop: &Stop<'_>) -> Step {
+        if let Some(found) = self.bridge(table, stop) {
+            return Step::Found(found);
+        }
         Worker::step(self, table, None)
     }
     fn generated(&self) -> u64 {
@@ -302,14 +319,36 @@ pub fn solve_portfolio(
     let stop = Stop::new(*limits, cancel, workers);
     let n = board.n_boxes();
     let zobrist = board.zobrist();
+    let table_of = |m: usize| if n_tables == 1 { 0 } else { m };
+    // Bridges (see crate::bridge): in each table, the first forward search of a member that
+    // uses them aims at the closest state of every backward search of that table.
+    let closests: Vec<Closest> = (0..n_tables).map(|_| Closest::new()).collect();
+    let bridging: Vec<Option<usize>> = (0..n_tables)
+        .map(|t| (0..members.len()).find(|&m| table_of(m) == t && members[m].strategy.uses_bridges()))
+        .collect();
     let mut slots: Vec<Slot<'_>> = Vec::new();
     for (m, member) in members.iter().enumerate() {
-        let table = if n_tables == 1 { 0 } else { m };
+        let table = table_of(m);
         for side in directions_used(member.strategy.directions) {
             let slot = slots.len();
             let search: Box<dyn Search + '_> = match side {
-                Side::Forward => Box::new(Worker::new(&forwards[m], zobrist, n, member.strategy, slot)),
-                Side::Backward => Box::new(Worker::new(&backwards[m], zobrist, n, member.strategy, slot)),
+                Side::Forward => {
+                    let w = Worker::new(&forwards[m], zobrist, n, member.strategy, slot);
+                    if bridging[table] == Some(m) {
+                        let bridges = Bridges::new(BridgeConfig::default(), board, start, &closests[table]);
+                        Box::new(w.with_bridges(bridges))
+                    } else {
+                        Box::new(w)
+                    }
+                }
+                Side::Backward => {
+                    let w = Worker::new(&backwards[m], zobrist, n, member.strategy, slot);
+                    if bridging[table].is_some() {
+                        Box::new(w.publishing(&closests[table]))
+                    } else {
+                        Box::new(w)
+                    }
+                }
             };
             slots.push(Slot { member: m, table, search });
         }
@@ -482,7 +521,7 @@ fn take_turns(
             return End::Stopped;
         }
         let slot = &mut share[k];
-        match slot.search.step(&tables[slot.table]) {
+        match slot.search.step(&tables[slot.table], stop) {
             Step::Continue => {}
             Step::Found(found) => return End::Found { member: slot.member, table: slot.table, found },
             // A search that may skip moves proves nothing by running dry; the searches of its

@@ -9,6 +9,7 @@ use bisolve_board::Level;
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 
+use crate::bridge::{BridgeConfig, Bridges, Closest};
 use crate::hda::{Group, Mailbox};
 use crate::limits::{Cutoff, Limits, Pacer, Stop, StopOnDrop};
 use crate::stats::{SideStats, Stats};
@@ -196,8 +197,29 @@ pub fn solve(
     let strategy = config.strategy;
     let n = board.n_boxes();
     let zobrist = board.zobrist();
-    let mut fws: Vec<_> = (0..n_fwd).map(|i| Worker::new(&fwd, zobrist, n, strategy, i)).collect();
-    let mut bws: Vec<_> = (0..n_bwd).map(|i| Worker::new(&bwd, zobrist, n, strategy, n_fwd + i)).collect();
+    let closest = Closest::new();
+    let bridges = strategy.uses_bridges();
+    let mut fws: Vec<_> = (0..n_fwd)
+        .map(|i| {
+            let w = Worker::new(&fwd, zobrist, n, strategy, i);
+            // One forward worker runs the bridges: two would aim at the same states.
+            if bridges && i == 0 {
+                w.with_bridges(Bridges::new(BridgeConfig::default(), board, start, &closest))
+            } else {
+                w
+            }
+        })
+        .collect();
+    let mut bws: Vec<_> = (0..n_bwd)
+        .map(|i| {
+            let w = Worker::new(&bwd, zobrist, n, strategy, n_fwd + i);
+            if bridges {
+                w.publishing(&closest)
+            } else {
+                w
+            }
+        })
+        .collect();
     // Seed both sides before any search so a root found by the other side is a meeting.
     let mut seeded = fws.first_mut().and_then(|w| w.seed(&table));
     if seeded.is_none() {
@@ -309,6 +331,9 @@ fn run_interleaved<F: Expander, B: Expander>(
                 if must_stop(w, table, stop, &mut pacer) {
                     return End::Stopped;
                 }
+                if let Some(found) = w.bridge(table, stop) {
+                    return End::Found(found);
+                }
                 w.step(table, None)
             }
             (_, _, Some(w)) => {
@@ -415,6 +440,9 @@ fn run_member<E: Expander>(
                 return if w.complete() { End::Exhausted } else { End::Dry };
             }
             continue;
+        }
+        if let Some(found) = w.bridge(table, stop) {
+            return End::Found(found);
         }
         match w.step(table, Some(&mut mailbox)) {
             Step::Continue | Step::Exhausted => {}

@@ -19,6 +19,21 @@ pub struct SideStats {
     pub stale: u64,
     /// Children cut by each pruning test.
     pub pruned: Vec<PruneCount>,
+    /// The closest approach to this side's targets: the smallest lower bound (`h`: pushes
+    /// forward to goals, pulls backward to start squares) of any child generated. `None` when
+    /// no child was generated.
+    pub closest_h: Option<u32>,
+    /// The fewest boxes left to place (boxes off their targets, or with the packing feature
+    /// targets not yet packed) in any child's feature cell, for the feature-cell ordering
+    /// only. A side that gets close by this count or by [`SideStats::closest_h`] without
+    /// finishing is stuck in states that look almost done (for the backward search: almost
+    /// the start position) but are not.
+    pub closest_unplaced: Option<u32>,
+    /// Forward: bridges run towards the backward searches' closest state (see
+    /// [`crate::bridge`]).
+    pub bridges: u64,
+    /// Forward: nodes the bridges expanded (not counted in `expanded`).
+    pub bridge_expanded: u64,
 }
 
 impl SideStats {
@@ -30,12 +45,24 @@ impl SideStats {
         self.duplicates += other.duplicates;
         self.improved += other.improved;
         self.stale += other.stale;
+        self.bridges += other.bridges;
+        self.bridge_expanded += other.bridge_expanded;
+        self.closest_h = min_some(self.closest_h, other.closest_h);
+        self.closest_unplaced = min_some(self.closest_unplaced, other.closest_unplaced);
         for &(name, n) in &other.pruned {
             match self.pruned.iter_mut().find(|(k, _)| *k == name) {
                 Some((_, m)) => *m += n,
                 None => self.pruned.push((name, n)),
             }
         }
+    }
+}
+
+/// The smaller of two optional values; `None` only when both are.
+fn min_some(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        _ => a.or(b),
     }
 }
 
@@ -74,5 +101,24 @@ impl Stats {
         } else {
             self.table_bytes as f64 / self.states as f64
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adding_keeps_the_closest_approach_of_either_worker() {
+        let mut a = SideStats { expanded: 2, closest_h: Some(7), ..SideStats::default() };
+        let b =
+            SideStats { expanded: 3, closest_h: Some(4), closest_unplaced: Some(2), ..SideStats::default() };
+        a.add(&b);
+        assert_eq!((a.expanded, a.closest_h, a.closest_unplaced), (5, Some(4), Some(2)));
+        a.add(&SideStats::default());
+        assert_eq!((a.closest_h, a.closest_unplaced), (Some(4), Some(2)));
+        let mut empty = SideStats::default();
+        empty.add(&SideStats { closest_h: Some(9), ..SideStats::default() });
+        assert_eq!((empty.closest_h, empty.closest_unplaced), (Some(9), None));
     }
 }

@@ -151,6 +151,11 @@ pub struct Strategy {
     /// Default on; measured at 10 s per level, 2 threads, bidirectional: Microban II 133 vs
     /// 132 solved, Sasquatch 28 vs 27, XSokoban 1-45 20 vs 19.
     pub inertia: bool,
+    /// Bridges (see [`crate::bridge`]): when a backward search runs beside the forward one,
+    /// the forward worker also searches from the start towards the state where the backward
+    /// search came closest to it, so the two meet there. Default on; `--no-bridges`. Off for
+    /// A* (its forward half would no longer be push-optimal).
+    pub bridges: bool,
 }
 
 /// The ordering `forward`, `backward` and `bidirectional` use when none is named: greedy with
@@ -166,7 +171,7 @@ pub const DEFAULT_WEIGHTING: Weighting = Weighting::Features(DEFAULT_CYCLE);
 /// Microban II 135 vs 134; the three Boxoban files 1000 each with both.
 impl Default for Strategy {
     fn default() -> Strategy {
-        Strategy { directions: Directions::Both, weighting: DEFAULT_WEIGHTING, inertia: true }
+        Strategy { directions: Directions::Both, weighting: DEFAULT_WEIGHTING, inertia: true, bridges: true }
     }
 }
 
@@ -198,6 +203,12 @@ impl Strategy {
         push
     }
 
+    /// True if the forward search runs bridges: bridges on, a backward search beside it, and
+    /// an ordering that need not be optimal.
+    pub fn uses_bridges(self) -> bool {
+        self.bridges && self.directions == Directions::Both && !self.weighting.optimal()
+    }
+
     /// The backward switches this strategy can use: feature cells only for the feature-space
     /// ordering.
     pub fn backward_config(self, mut pull: bisolve_pull::PullConfig) -> bisolve_pull::PullConfig {
@@ -222,7 +233,7 @@ impl Strategy {
             "bidirectional" | "both" => Directions::Both,
             _ => return Err(unknown(&name)),
         };
-        Ok(Strategy { directions, weighting, inertia: true })
+        Ok(Strategy { directions, weighting, inertia: true, bridges: true })
     }
 }
 

@@ -1,8 +1,9 @@
 //! One best-first search worker, generic over the direction it searches in.
 
-use bisolve_board::search::{Child, Expander, NodeRef, PackedMove, Root, Side};
+use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, Root, Side};
 use bisolve_board::{Cell, State, Zobrist};
 
+use crate::bridge::{Bridges, Closest};
 use crate::hda::Mailbox;
 use crate::limits::{Due, Stop};
 use crate::open::OpenList;
@@ -49,22 +50,26 @@ pub enum Step {
 /// A best-first search in one direction with its own open list.
 #[derive(Debug)]
 pub struct Worker<'a, E: Expander> {
-    exp: &'a E,
-    zobrist: &'a Zobrist,
+    pub(crate) exp: &'a E,
+    pub(crate) zobrist: &'a Zobrist,
     side: Side,
-    weighting: Weighting,
+    pub(crate) weighting: Weighting,
     inertia: bool,
-    scratch: E::Scratch,
-    open: OpenList,
+    pub(crate) scratch: E::Scratch,
+    pub(crate) open: OpenList,
     children: Vec<Child>,
     node: Vec<u16>,
     child_node: Vec<u16>,
     /// Counters of this worker.
     pub stats: SideStats,
     slot: usize,
+    /// Backward: where to offer the closest state to the forward workers' bridges.
+    publish: Option<&'a Closest>,
+    /// Forward: bridges towards the backward searches' closest state.
+    bridges: Option<Bridges<'a>>,
 }
 
-const HEADER: usize = 2;
+pub(crate) const HEADER: usize = 2;
 
 impl<'a, E: Expander> Worker<'a, E> {
     /// A worker for `exp` ordering its nodes as `strategy` says, publishing memory use in
@@ -86,7 +91,32 @@ impl<'a, E: Expander> Worker<'a, E> {
             child_node: Vec::new(),
             stats: SideStats::default(),
             slot,
+            publish: None,
+            bridges: None,
         }
+    }
+
+    /// This (backward) worker offers its closest states to `closest`, for the bridges of the
+    /// forward workers of the same table.
+    pub fn publishing(mut self, closest: &'a Closest) -> Self {
+        self.publish = Some(closest);
+        self
+    }
+
+    /// This (forward) worker runs `bridges` (see [`crate::bridge`]) when [`Worker::bridge`] is
+    /// called.
+    pub fn with_bridges(mut self, bridges: Bridges<'a>) -> Self {
+        self.bridges = Some(bridges);
+        self
+    }
+
+    /// Runs a bridge if this worker has bridges and they are due; returns what it found.
+    /// Call it between steps: it checks `stop` as often as the steps do.
+    pub fn bridge(&mut self, table: &VisitedTable, stop: &Stop<'_>) -> Option<Found> {
+        let mut bridges = self.bridges.take()?;
+        let found = bridges.maybe_run(self, table, stop);
+        self.bridges = Some(bridges);
+        found
     }
 
     /// The direction this worker searches in.
@@ -198,6 +228,10 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.exp.expand(&mut self.scratch, node, &mut self.children);
         self.stats.expanded += 1;
         self.stats.generated += self.children.len() as u64;
+        let closer = note_closest(&mut self.stats, boxes, &self.children, self.weighting.cycle().is_some());
+        if let (Some((h, state)), Some(closest)) = (closer, self.publish) {
+            closest.offer(h, &state);
+        }
         let depth = (g + 1).min(MAX_DEPTH);
         for child in &self.children {
             let inserted = table.insert(child.fp, self.side, depth, child.packed());
@@ -280,6 +314,10 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// The final counters, with the pruning counts of this worker's scratch.
     pub fn finish(mut self) -> SideStats {
         self.stats.pruned = self.exp.prune_counts(&self.scratch);
+        if let Some(b) = &self.bridges {
+            self.stats.bridges += b.runs;
+            self.stats.bridge_expanded += b.expanded;
+        }
         self.stats
     }
 
@@ -287,4 +325,31 @@ impl<'a, E: Expander> Worker<'a, E> {
     pub fn open_bytes(&self) -> usize {
         self.open.bytes()
     }
+}
+
+/// Records how close `children` (of the state with `boxes`) come to their side's targets in
+/// `stats`; returns the first child with a new smallest bound, with that bound.
+fn note_closest(
+    stats: &mut SideStats,
+    boxes: &[Cell],
+    children: &[Child],
+    features: bool,
+) -> Option<(u32, State)> {
+    let (mut h, mut unplaced, mut best) = (u32::MAX, u32::MAX, None);
+    for child in children {
+        if child.h < h {
+            (h, best) = (child.h, Some(child));
+        }
+        if features {
+            unplaced = unplaced.min(FeatureCell::unpack(child.cell).unplaced);
+        }
+    }
+    if unplaced != u32::MAX {
+        stats.closest_unplaced = Some(stats.closest_unplaced.map_or(unplaced, |c| c.min(unplaced)));
+    }
+    let child = best.filter(|c| stats.closest_h.is_none_or(|h| c.h < h))?;
+    stats.closest_h = Some(child.h);
+    let mut moved = boxes.to_vec();
+    moved[child.box_index as usize] = child.to;
+    Some((child.h, State::new(moved, child.player)))
 }

@@ -71,7 +71,11 @@ fn corridors_meet_in_the_middle_on_one_thread() {
 fn straight_corridor_halves_are_balanced() {
     let level = engine_level("corridor.xsb", 1);
     assert_eq!(level.name(), "corridor-30");
-    let report = run_named(&level, "bidirectional", 1);
+    // The turn-taking itself, without bridges (a bridge would walk the corridor from the
+    // start towards the backward search's closest state in one go).
+    let mut cfg = common::config("bidirectional", 1);
+    cfg.strategy.bridges = false;
+    let report = common::run(&level, &cfg, &common::time_limit(10.0));
     let solution = expect_solved(&level, &report);
     assert_eq!(solution.found_by, FoundBy::Meeting);
     assert_eq!(solution.pushes, 30);

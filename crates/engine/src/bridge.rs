@@ -1,0 +1,312 @@
+//! Bridges: short forward searches from the start aimed at the state where the backward
+//! search came closest to the start.
+//!
+//! On many hard levels the backward search does nearly all the work: it pulls the boxes out of
+//! the goal area in a good order and comes within a few pulls of the start, while the forward
+//! search dives towards the goals. The two meet only if the forward search has visited the
+//! start's neighbourhood that the backward search arrives in, and a greedy forward dive
+//! covers little of it. A bridge is run by a forward worker: a greedy search from the start on
+//! the matching bound to the box squares of the backward search's closest state, with the
+//! forward search's own moves and pruning. Every state it makes goes into the shared table as a
+//! forward state (a state the backward search has recorded is a meeting, then or later) and,
+//! when new, into the forward worker's own open list with its usual keys, so the forward
+//! search loses nothing (it queues each state once) and stays complete. The bridge keeps its
+//! own set of states seen, so it also walks through states the forward search has already
+//! recorded.
+//!
+//! A new bridge starts whenever the backward searches' closest state ([`Closest`], shared by
+//! the threads of a table) changes, within a share of the forward worker's effort
+//! ([`BridgeConfig`]). Switch: [`crate::Strategy::bridges`] (`--no-bridges`).
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use parking_lot::Mutex;
+
+use bisolve_board::bound::{BoundKind, LowerBound};
+use bisolve_board::search::{Expander, NodeRef, Side};
+use bisolve_board::{Board, Cell, State};
+
+use crate::limits::{Pacer, Stop};
+use crate::open::OpenList;
+use crate::table::{Insert, VisitedTable, MAX_DEPTH};
+use crate::worker::{Found, Worker, HEADER};
+
+/// When and how long bridges run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BridgeConfig {
+    /// Expansions of one bridge at most.
+    pub budget: u64,
+    /// Bridges may use at most this many expansions per hundred of the forward search's own.
+    pub share_percent: u64,
+}
+
+impl Default for BridgeConfig {
+    fn default() -> BridgeConfig {
+        BridgeConfig { budget: 20_000, share_percent: 100 }
+    }
+}
+
+/// The state where the backward searches of one table came closest to the start (the
+/// smallest bound), shared between threads: backward workers offer theirs, forward workers
+/// aim their bridges at it.
+#[derive(Debug, Default)]
+pub struct Closest {
+    version: AtomicU64,
+    best: Mutex<Option<(u32, State)>>,
+}
+
+impl Closest {
+    /// An empty slot.
+    pub fn new() -> Closest {
+        Closest::default()
+    }
+
+    /// Takes `state` (with bound `h`) if it is closer than the one held.
+    pub fn offer(&self, h: u32, state: &State) {
+        let mut best = self.best.lock();
+        if best.as_ref().is_none_or(|(b, _)| h < *b) {
+            *best = Some((h, state.clone()));
+            self.version.fetch_add(1, Ordering::Release);
+        }
+    }
+
+    /// How many states have been taken so far (0: none yet).
+    #[inline]
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Acquire)
+    }
+
+    /// The state held, with its version.
+    pub fn get(&self) -> Option<(u64, State)> {
+        let best = self.best.lock();
+        best.as_ref().map(|(_, s)| (self.version(), s.clone()))
+    }
+}
+
+/// The bridges of one forward worker: where they aim from, the last target and the effort so
+/// far.
+#[derive(Debug)]
+pub struct Bridges<'a> {
+    config: BridgeConfig,
+    board: &'a Board,
+    start: &'a State,
+    closest: &'a Closest,
+    last_version: u64,
+    /// Bridges run.
+    pub runs: u64,
+    /// Nodes the bridges expanded.
+    pub expanded: u64,
+}
+
+impl<'a> Bridges<'a> {
+    /// Bridges from `start` towards the states `closest` holds.
+    pub fn new(
+        config: BridgeConfig,
+        board: &'a Board,
+        start: &'a State,
+        closest: &'a Closest,
+    ) -> Bridges<'a> {
+        Bridges { config, board, start, closest, last_version: 0, runs: 0, expanded: 0 }
+    }
+
+    /// Runs a bridge with the forward worker `fw` if the backward searches have a new closest
+    /// state and the bridges' share of `fw`'s expansions allows; returns a meeting or a
+    /// solution it found.
+    pub fn maybe_run<F: Expander>(
+        &mut self,
+        fw: &mut Worker<'_, F>,
+        table: &VisitedTable,
+        stop: &Stop<'_>,
+    ) -> Option<Found> {
+        if self.closest.version() == self.last_version
+            || self.expanded * 100 > fw.stats.expanded * self.config.share_percent
+        {
+            return None;
+        }
+        let (version, target) = self.closest.get()?;
+        self.last_version = version;
+        self.runs += 1;
+        self.run(fw, &target, table, stop)
+    }
+
+    fn run<F: Expander>(
+        &mut self,
+        fw: &mut Worker<'_, F>,
+        target: &State,
+        table: &VisitedTable,
+        stop: &Stop<'_>,
+    ) -> Option<Found> {
+        let (board, start) = (self.board, self.start);
+        let distances = board.push_distances_to(&target.boxes);
+        let mut bound = LowerBound::new(BoundKind::Matching);
+        let n = board.n_boxes();
+        let mut open = OpenList::new(HEADER + n);
+        let mut seen: HashSet<u64> = HashSet::new();
+        let mut node: Vec<u16> = Vec::with_capacity(HEADER + n);
+        let mut child_node: Vec<u16> = Vec::with_capacity(HEADER + n);
+        let mut children = Vec::new();
+        let player = start.normalized_player(board);
+        let h = bound.prepare(&distances, &start.boxes)?;
+        seen.insert(fw.zobrist.fingerprint(&start.boxes, player).key());
+        node.extend_from_slice(&[player, 0]);
+        node.extend_from_slice(&start.boxes);
+        open.push(h as usize, 0, &node);
+        let mut pacer = Pacer::new();
+        for _ in 0..self.config.budget {
+            // The limits hold inside a bridge as between steps: states, memory, time.
+            if stop.counts_states() {
+                fw.report_inserted(stop);
+            }
+            fw.check_limits(stop, table, pacer.tick());
+            if stop.is_set() {
+                return None;
+            }
+            open.pop(&mut node)?;
+            let (player, g) = (node[0], u32::from(node[1]));
+            let boxes: &[Cell] = &node[HEADER..];
+            if bound.prepare(&distances, boxes).is_none() {
+                continue;
+            }
+            let fp = fw.zobrist.fingerprint(boxes, player);
+            children.clear();
+            fw.exp.expand(&mut fw.scratch, NodeRef { boxes, player, fp, g }, &mut children);
+            self.expanded += 1;
+            // The forward search's effort includes its bridges (one thread gives each
+            // direction turns by states generated).
+            fw.stats.generated += children.len() as u64;
+            let depth = (g + 1).min(MAX_DEPTH);
+            for child in &children {
+                if !seen.insert(child.fp.key()) {
+                    continue;
+                }
+                child_node.clear();
+                child_node.extend_from_slice(&[child.player, depth as u16]);
+                child_node.extend_from_slice(boxes);
+                child_node[HEADER + child.box_index as usize] = child.to;
+                match table.insert(child.fp, Side::Forward, depth, child.packed()) {
+                    Insert::Meeting(_) => {
+                        return Some(Found::Meeting {
+                            side: Side::Forward,
+                            parent: State::new(boxes.to_vec(), player),
+                            mv: child.packed(),
+                            child: State::new(child_node[HEADER..].to_vec(), child.player),
+                        });
+                    }
+                    _ if child.goal => {
+                        let state = State::new(child_node[HEADER..].to_vec(), child.player);
+                        return Some(Found::Goal { side: Side::Forward, state });
+                    }
+                    Insert::New => {
+                        // The forward search would never queue it now: queue it for it.
+                        let (p, s) = fw.weighting.child_keys(depth, child.h, child.cell, false);
+                        fw.open.push(p, s, &child_node);
+                        fw.stats.inserted += 1;
+                    }
+                    Insert::Improved | Insert::Duplicate => {}
+                }
+                if let Some(h) = bound.after_move(&distances, child.box_index as usize, child.to) {
+                    open.push(h as usize, 0, &child_node);
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use bisolve_board::moves::pushes_to_steps;
+    use bisolve_board::search::PackedMove;
+    use bisolve_board::Level;
+    use bisolve_pull::{Backward, PullConfig};
+    use bisolve_push::{Forward, PushConfig};
+
+    use super::*;
+    use crate::limits::Limits;
+    use crate::stitch::stitch;
+    use crate::strategy::Strategy;
+
+    const ROOM: &str = "#########\n#@ $   .#\n#  $   .#\n#########\n";
+    /// The same room with each box pushed twice to the right.
+    const NEAR: &str = "#########\n#   @$ .#\n#    $ .#\n#########\n";
+
+    #[test]
+    fn closest_keeps_the_smallest_bound() {
+        let level = Level::parse(ROOM).unwrap();
+        let closest = Closest::new();
+        assert_eq!((closest.version(), closest.get()), (0, None));
+        closest.offer(5, level.start());
+        closest.offer(7, level.start());
+        assert_eq!(closest.version(), 1, "a larger bound is not taken");
+        closest.offer(2, level.start());
+        assert_eq!(closest.get().map(|(v, _)| v), Some(2));
+    }
+
+    #[test]
+    fn a_bridge_meets_a_backward_state_near_the_start_and_records_its_path() {
+        let level = Level::parse(ROOM).unwrap();
+        let near = Level::parse(NEAR).unwrap();
+        let (board, start, target) = (level.board(), level.start(), near.start());
+        let fwd = Forward::new(board, start, PushConfig::default());
+        let bwd = Backward::new(board, start, PullConfig::default());
+        let table = VisitedTable::new(4);
+        let cancel = AtomicBool::new(false);
+        let stop = Stop::new(Limits::default(), &cancel, 1);
+        let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
+        assert!(fw.seed(&table).is_none());
+        // As if the backward search had reached `target` and found nothing closer.
+        let target_fp = target.fingerprint(board);
+        table.insert(target_fp, Side::Backward, 0, PackedMove::ROOT);
+        let closest = Closest::new();
+        let mut bridges = Bridges::new(BridgeConfig::default(), board, start, &closest);
+        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "no target yet");
+        closest.offer(4, target);
+        let found = bridges.maybe_run(&mut fw, &table, &stop).expect("the bridge meets the target");
+        let Found::Meeting { side: Side::Forward, ref child, .. } = found else {
+            panic!("expected a forward meeting, got {found:?}");
+        };
+        assert_eq!(child.fingerprint(board), target_fp);
+        // The path is in the table: the stitch rebuilds four legal pushes to the target.
+        let pushes = stitch(Some(&fwd), Some(&bwd), board, &table, &found).expect("stitched");
+        assert_eq!(pushes.len(), 4);
+        pushes_to_steps(board, start, &pushes).expect("the pushes are legal from the start");
+        let mut boxes = start.boxes.clone();
+        for p in &pushes {
+            let at = boxes.iter().position(|&b| b == p.from).expect("a box is pushed");
+            boxes[at] = board.neighbour(p.from, p.dir);
+        }
+        boxes.sort_unstable();
+        assert_eq!(boxes, target.boxes);
+        assert_eq!(bridges.runs, 1);
+        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "the same target is not bridged twice");
+        assert_eq!(bridges.runs, 1);
+    }
+
+    #[test]
+    fn states_a_bridge_records_are_queued_for_the_forward_search() {
+        let level = Level::parse(ROOM).unwrap();
+        let near = Level::parse(NEAR).unwrap();
+        let (board, start) = (level.board(), level.start());
+        let fwd = Forward::new(board, start, PushConfig::default());
+        let table = VisitedTable::new(4);
+        let cancel = AtomicBool::new(false);
+        let stop = Stop::new(Limits::default(), &cancel, 1);
+        let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
+        assert!(fw.seed(&table).is_none());
+        let mut node = Vec::new();
+        assert!(fw.open.pop(&mut node).is_some(), "the root");
+        assert_eq!(fw.open_len(), 0);
+        // No backward state to meet: the bridge records what it makes, and the forward search
+        // gets every new state to expand later.
+        let closest = Closest::new();
+        closest.offer(4, near.start());
+        let mut bridges = Bridges::new(BridgeConfig::default(), board, start, &closest);
+        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none());
+        assert!(bridges.expanded > 0);
+        assert_eq!(fw.open_len() as u64, fw.stats.inserted);
+        assert_eq!(fw.open_len() + 1, table.len(), "every state but the root is queued");
+    }
+}
