@@ -32,6 +32,12 @@ use crate::open::OpenList;
 use crate::table::{Insert, VisitedTable, MAX_DEPTH};
 use crate::worker::{Found, Worker, HEADER};
 
+/// The most memory one bridge's open list and set of states seen may take; it ends there
+/// (it matters on levels with hundreds of boxes, where a node is kilobytes).
+const MAX_BYTES: usize = 32 << 20;
+/// Bytes per entry of a bridge's set of states seen (key and hash table overhead, roughly).
+const SEEN_BYTES: usize = 16;
+
 /// When and how long bridges run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BridgeConfig {
@@ -160,6 +166,9 @@ impl<'a> Bridges<'a> {
             }
             fw.check_limits(stop, table, pacer.tick());
             if stop.is_set() {
+                return None;
+            }
+            if open.bytes() + seen.len() * SEEN_BYTES > MAX_BYTES {
                 return None;
             }
             open.pop(&mut node)?;
