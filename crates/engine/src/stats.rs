@@ -32,7 +32,8 @@ pub struct SideStats {
     /// Forward: bridges run towards the backward searches' closest state (see
     /// [`crate::bridge`]).
     pub bridges: u64,
-    /// Forward: nodes the bridges expanded (not counted in `expanded`).
+    /// Forward: nodes the bridges expanded (not counted in `expanded`; their children are
+    /// counted in `generated`, the effort by which one thread gives the directions turns).
     pub bridge_expanded: u64,
 }
 
