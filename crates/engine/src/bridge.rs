@@ -158,6 +158,7 @@ impl<'a> Bridges<'a> {
         node.extend_from_slice(&[player, 0]);
         node.extend_from_slice(&start.boxes);
         open.push(h as usize, 0, &node);
+        let node_bytes = (HEADER + n) * std::mem::size_of::<u16>();
         let mut pacer = Pacer::new();
         for _ in 0..self.config.budget {
             // The limits hold inside a bridge as between steps: states, memory, time.
@@ -168,7 +169,8 @@ impl<'a> Bridges<'a> {
             if stop.is_set() {
                 return None;
             }
-            if open.bytes() + seen.len() * SEEN_BYTES > MAX_BYTES {
+            // Counted from the lengths: `OpenList::bytes` walks every bucket.
+            if open.len() * node_bytes + seen.len() * SEEN_BYTES > MAX_BYTES {
                 return None;
             }
             open.pop(&mut node)?;
