@@ -166,6 +166,11 @@ pub struct PruningArgs {
     /// sealed for good (the backward mirror of the sealed goals; off by default).
     #[arg(long)]
     pub pull_sealed_starts: bool,
+    /// Prune backward states whose player is shut in a region without the start player's
+    /// square that no pulls of the boxes around it can open (confined players; off by
+    /// default, on in the `bwd-fess-confined` member).
+    #[arg(long)]
+    pub pull_confinement: bool,
     /// Take a box that reaches the start of a goal's way in on to that goal in one move when
     /// the goal is next in its packing order (packing macros; off by default).
     #[arg(long)]

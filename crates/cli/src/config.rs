@@ -46,6 +46,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.packing_macros |= p.packing_macros;
     pull.packing |= p.packing;
     pull.sealed_starts |= p.pull_sealed_starts;
+    pull.confinement |= p.pull_confinement;
     if let Some(b) = p.bound {
         push.bound = b.into();
     }

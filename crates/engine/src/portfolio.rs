@@ -146,6 +146,16 @@ pub fn catalogue() -> Vec<Member> {
             Matching,
         ),
         Member {
+            pull: PullConfig { confinement: true, ..PullConfig::default() },
+            ..member(
+                "bwd-fess-confined",
+                "backward feature cells, dropping states whose player can never get out",
+                Backward,
+                Features(DEFAULT_CYCLE),
+                Matching,
+            )
+        },
+        Member {
             push: PushConfig { packing: true, packing_macros: true, ..PushConfig::default() },
             pull: PullConfig { packing: true, ..PullConfig::default() },
             ..member(

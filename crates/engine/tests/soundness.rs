@@ -12,7 +12,8 @@ use bisolve_board::pairs::PairMode;
 use bisolve_board::rooms::GoalRooms;
 use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove};
-use bisolve_board::{BoxMap, Level, State};
+use bisolve_board::{BoxMap, Level, Reach, State};
+use bisolve_pull::confine::ConfineCheck;
 use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
@@ -498,6 +499,59 @@ fn the_start_freeze_flags_only_positions_the_start_cannot_reach() {
         }
     }
     assert!(flagged > 0, "the start freeze flagged nothing on {} levels", levels.len());
+}
+
+/// The confinement test drops only backward states the start cannot reach: on the small levels
+/// and on Microban levels of four to six boxes, every position a breadth-first walk of pulls
+/// from the solved positions reaches (up to a cap) and the test calls confined is one no push
+/// sequence from the start reaches. The test must flag some, or it would prove nothing.
+#[test]
+fn confinement_flags_only_positions_the_start_cannot_reach() {
+    const WALK: usize = 30_000;
+    let mut levels = small_levels();
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        levels.extend(microban.into_iter().take(40).filter(|l| (4..=6).contains(&l.board().n_boxes())));
+    }
+    let mut flagged = 0;
+    let mut tested = 0;
+    for level in &levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let Some(reachable) = common::reachable_positions(board, level.start(), CAP) else {
+            continue;
+        };
+        tested += 1;
+        let mut check = ConfineCheck::new(board.n_cells());
+        let (mut map, mut reach) = (BoxMap::new(board.n_cells()), Reach::new(board.n_cells()));
+        let bwd = Backward::new(board, level.start(), PullConfig::default());
+        let mut queue: VecDeque<Canonical> = bwd
+            .roots(&mut bwd.new_scratch())
+            .into_iter()
+            .map(|r| common::canonical(board, &r.state))
+            .collect();
+        let mut seen: HashSet<Canonical> = queue.iter().cloned().collect();
+        while let Some(position) = queue.pop_front() {
+            map.set_all(&position.0);
+            let min = reach.fill(board, &map, position.1);
+            let confined = check.is_dead(board, &position.0, &reach, min, level.start().player);
+            map.clear_all(&position.0);
+            if confined {
+                flagged += 1;
+                assert!(
+                    !reachable.contains(&position),
+                    "{what}: the confinement test flags boxes {:?}, player {}, which the start reaches",
+                    position.0,
+                    position.1
+                );
+            }
+            for (_, next) in common::legal_pulls(board, &position) {
+                if seen.len() < WALK && seen.insert(next.clone()) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    assert!(flagged > 0, "the confinement test flagged nothing on {tested} levels");
 }
 
 /// Walks the positions `exp` generates breadth-first from `roots` (up to 20,000), asks the
