@@ -210,8 +210,7 @@ impl<'a> Bridges<'a> {
                     }
                     Insert::New => {
                         // The forward search would never queue it now: queue it for it.
-                        let (p, s) = fw.weighting.child_keys(depth, child.h, child.cell, false);
-                        fw.open.push(p, s, &child_node);
+                        fw.queue_bridged(depth, child, &child_node);
                         fw.stats.inserted += 1;
                     }
                     Insert::Improved | Insert::Duplicate => {}

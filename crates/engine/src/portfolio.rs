@@ -7,9 +7,14 @@
 //! gets an equal share of the CPU whatever the thread count.
 //!
 //! Members share one visited table by default, so a forward state of one member can meet a
-//! backward state of another and every member's states help every other's meetings; the
-//! price is that two members searching the same direction split the states between them (the
-//! first to reach a state owns it, the other treats it as a duplicate). Measured with the
+//! backward state of another and every member's states help every other's meetings. Two
+//! searches of the same direction in one table each keep a visited set of their own and queue
+//! what is new to them ([`Worker::with_own_visited`]): each searches its whole space in its
+//! own order, and the table records every state for meetings and paths. Until 2026-11-25 they
+//! decided by the table alone, so the second of them queued only what the first had not seen
+//! and, both starting from the same roots, ran dry after a few states: the figures below for
+//! mixes with two members of one direction (and the default `bi-fess,bwd-fess` of then, which
+//! was `bi-fess` alone) measured the first of them with the other's thread share. Measured with the
 //! default members of then (bi-greedy, fwd-wastar, bwd-greedy, fwd-nearest), 2 threads, 10 s a
 //! level (2026-11-24): shared tables solved Microban I 155, Microban II 133, Sasquatch 28,
 //! XSokoban 1-45 19, Boxoban hard 1000; separate tables 155, 132, 27, 16, 1000. Separate
@@ -17,8 +22,8 @@
 //! before the current ones, `bi-fess,bi-fess-packing` (2026-11-25, same settings), solved 155,
 //! 135, 37, 26, 1000 in a shared table and 155, 135, 36, 26, 1000 in separate tables (what
 //! `bi-fess` alone solves on each set, XSokoban 13 gained and 11 lost). A backward-only member
-//! such as `bwd-fess` only adds backward effort in a shared table: its states meet the other
-//! members' forward states.
+//! such as `bwd-fess-confined` adds backward effort in a shared table: its states meet the
+//! other members' forward states.
 //!
 //! Members whose macros differ (goal or packing macros) can share a table: the solution's
 //! forward half is then read with a configuration that knows every member's macros.
@@ -169,23 +174,27 @@ pub fn catalogue() -> Vec<Member> {
     ]
 }
 
-/// The members `--strategy portfolio` runs when none are named: one bidirectional search and
-/// one more backward search, so the backward direction gets three quarters of the effort on
-/// two threads (two thirds on one).
+/// The members `--strategy portfolio` runs when none are named: `bi-fess` alone, one
+/// bidirectional feature-cell search with bridges, its forward and backward searches on threads
+/// of their own. No second member has measured better (2026-11-25, 2 threads, shared table,
+/// XSokoban 1-45 + Sasquatch, `benches/results/2026-11-25-confinement.txt`):
 ///
-/// On the hard sets the backward search finds almost every solution (it meets the forward
-/// search within a few pushes of the start; the forward half of XSokoban 19, 21, 34, 37 was 2
-/// to 7 pushes long), so effort moved to it pays. Measured at 2 threads, 10 s a level, shared
-/// table (2026-11-25, XSokoban 1-45 + Sasquatch): `bi-fess,bi-fess-packing` (the members
-/// before) 24 + 37 = 61; `bi-fess,bwd-fess` 26 + 36 = 62 in 0.57 of the time on the 26
-/// levels both solved; `bi-fess,bi-fess-packing,bwd-fess` 26 + 36, 1.12 times slower than
-/// that; `bi-fess,bwd-fess` with bridges (the forward worker's searches towards the backward
-/// search's closest state, see [`crate::bridge`]) 27 + 35 = 62 (XSokoban 24 gained, Sasquatch
-/// 31, which the forward search solves, lost) in 0.85 of the time without bridges. Earlier
-/// choices: `bi-fess,bi-fess-packing` over `bi-fess` alone (Sasquatch 37 against 36), and
-/// over bi-greedy, fwd-wastar, bwd-greedy, fwd-nearest (155, 133, 28, 19, 1000 on Microban I,
-/// II, Sasquatch, XSokoban 1-45, Boxoban hard).
-pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bwd-fess"];
+/// | members                    | 10 s          | time (10 s) | 60 s, levels unsolved at 10 s |
+/// |----------------------------|---------------|-------------|-------------------------------|
+/// | `bi-fess`                  | 27 + 35 = 62  | 1           | 5 of 33 (last stop's run)     |
+/// | `bi-fess,bwd-fess-confined`| 27 + 35 = 62  | 1.029       | the same 5 of 33              |
+/// | `bi-fess,bwd-greedy`       | 26 + 35 = 61  | 0.991       |                               |
+///
+/// The default of the stop before, `bi-fess,bwd-fess`, was meant to give the backward
+/// direction three quarters of the effort, since on the hard sets the backward search finds
+/// almost every solution (it meets the forward search within a few pushes of the start); but
+/// its `bwd-fess` ran dry at once in the shared table (see [`Worker::with_own_visited`]), so it
+/// was `bi-fess` alone, and its measured gain over `bi-fess,bi-fess-packing` (24 + 37 = 61 at
+/// 10 s, in 1.75 times the time) came from dropping `bi-fess-packing`. Now that `bwd-fess`
+/// runs, it repeats `bi-fess`'s backward search state for state and is no mix to use. Bridges
+/// (the forward search's runs towards the backward search's closest state, see
+/// [`crate::bridge`]) gained XSokoban 24 and lost Sasquatch 31 at 10 s, in 0.85 of the time.
+pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess"];
 
 /// The members named in a comma-separated list.
 pub fn members(names: &str) -> Result<Vec<Member>, String> {
@@ -336,14 +345,26 @@ pub fn solve_portfolio(
     let bridging: Vec<Option<usize>> = (0..n_tables)
         .map(|t| (0..members.len()).find(|&m| table_of(m) == t && members[m].strategy.uses_bridges()))
         .collect();
+    // Searches of one direction that share a table each keep their own visited set, or the
+    // second would queue only what the first had not seen (see Worker::with_own_visited).
+    let sharing_side = |table: usize, side: Side| {
+        (0..members.len())
+            .filter(|&m| {
+                table_of(m) == table && directions_used(members[m].strategy.directions).contains(&side)
+            })
+            .count()
+            > 1
+    };
     let mut slots: Vec<Slot<'_>> = Vec::new();
     for (m, member) in members.iter().enumerate() {
         let table = table_of(m);
         for side in directions_used(member.strategy.directions) {
             let slot = slots.len();
+            let own = sharing_side(table, *side);
             let search: Box<dyn Search + '_> = match side {
                 Side::Forward => {
                     let w = Worker::new(&forwards[m], zobrist, n, member.strategy, slot);
+                    let w = if own { w.with_own_visited() } else { w };
                     if bridging[table] == Some(m) {
                         let bridges = Bridges::new(BridgeConfig::default(), board, start, &closests[table]);
                         Box::new(w.with_bridges(bridges))
@@ -353,6 +374,7 @@ pub fn solve_portfolio(
                 }
                 Side::Backward => {
                     let w = Worker::new(&backwards[m], zobrist, n, member.strategy, slot);
+                    let w = if own { w.with_own_visited() } else { w };
                     if bridging[table].is_some() {
                         Box::new(w.publishing(&closests[table]))
                     } else {
@@ -469,6 +491,17 @@ fn run(
     let mut shares: Vec<Vec<&mut Slot<'_>>> = (0..threads).map(|_| Vec::new()).collect();
     for (i, slot) in slots.iter_mut().enumerate() {
         shares[i % threads].push(slot);
+    }
+    if threads == 1 {
+        // One share: run it on this thread. A pool built for it took 40% of the time of a
+        // Boxoban level (three files, --jobs 2: 2,222 levels/s with it, 3,587 without, and
+        // 3,672 for `--strategy bidirectional`).
+        let share = shares.pop().unwrap_or_default();
+        let end = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let _guard = StopOnDrop(stop);
+            take_turns(share, tables, stop, mode, remaining)
+        }));
+        return end.map_err(|_| SolveError::Panic);
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -90,6 +90,36 @@ fn same_direction_members_in_a_shared_table_all_run_dry_first() {
     }
 }
 
+/// Each member of a shared table searches its whole space, whoever recorded a state first:
+/// on an unsolvable level two backward members together expand exactly what each expands
+/// alone. By the table alone, the second member queued only states the first had not seen, and
+/// since both start from the same roots it ran dry at once (the default `bwd-fess` beside
+/// `bi-fess` generated 3 to 5 states on hard levels).
+#[test]
+fn same_direction_members_in_a_shared_table_each_search_everything() {
+    let mut searched = 0;
+    for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
+        let alone = |name: &str| run(&level, name, 1, TableMode::Shared).stats.backward.expanded;
+        let (greedy, wastar) = (alone("bwd-greedy"), alone("bwd-wastar"));
+        if greedy == 0 {
+            continue; // proven before any search
+        }
+        searched += 1;
+        for threads in [1, 2] {
+            let both = run(&level, "bwd-greedy,bwd-wastar", threads, TableMode::Shared);
+            assert_eq!(both.outcome, Outcome::Unsolvable, "{}", level.name());
+            assert_eq!(
+                both.stats.backward.expanded,
+                greedy + wastar,
+                "{} ({threads} threads): expanded {} together, {greedy} + {wastar} alone",
+                level.name(),
+                both.stats.backward.expanded
+            );
+        }
+    }
+    assert!(searched > 0, "every unsolvable level was proven before searching");
+}
+
 #[test]
 fn microban_sample_with_the_whole_catalogue() {
     let Some(levels) = shared_collection("microban.xsb") else {
