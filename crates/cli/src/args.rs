@@ -187,6 +187,10 @@ pub struct PruningArgs {
     /// backward search came closest to the start.
     #[arg(long)]
     pub no_bridges: bool,
+    /// A portfolio thread that holds a forward and a backward search gives them equal turns
+    /// (by default the forward search gets a quarter).
+    #[arg(long)]
+    pub equal_turns: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -6,12 +6,17 @@ mod common;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use bisolve_engine::portfolio::{catalogue, default_members, members, DEFAULT_MEMBERS};
+use bisolve_engine::portfolio::{catalogue, default_members, members, DEFAULT_MEMBERS, FORWARD_WEIGHT};
 use bisolve_engine::{solve_portfolio, Limits, Outcome, Portfolio, Report, TableMode};
 use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
 
 fn run(level: &bisolve_board::Level, members_list: &str, threads: usize, tables: TableMode) -> Report {
-    let portfolio = Portfolio { members: members(members_list).expect("known members"), threads, tables };
+    let portfolio = Portfolio {
+        members: members(members_list).expect("known members"),
+        threads,
+        tables,
+        forward_weight: FORWARD_WEIGHT,
+    };
     let limits = Limits { time: Some(Duration::from_secs(10)), ..Limits::default() };
     solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
         .unwrap_or_else(|e| panic!("{}: portfolio failed: {e}", level.name()))
@@ -149,6 +154,7 @@ fn a_shared_table_mixing_macro_kinds_rebuilds_its_solutions() {
         members: members("bi-fess,bi-fess-packing").expect("known members"),
         threads: 1,
         tables: TableMode::Shared,
+        forward_weight: FORWARD_WEIGHT,
     };
     let limits = Limits { time: Some(Duration::from_secs(120)), ..Limits::default() };
     let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
@@ -156,5 +162,34 @@ fn a_shared_table_mixing_macro_kinds_rebuilds_its_solutions() {
     // On a slow machine the limit may come first; a solution, when found, must replay.
     if matches!(report.outcome, Outcome::Solved(_)) {
         expect_solved(level, &report);
+    }
+}
+
+/// On one thread the default gives the forward search a quarter of the turns (by children
+/// generated), and `forward_weight: 1` gives both equal turns. Without bridges: a bridge is up
+/// to 20,000 expansions in one forward turn, too coarse for a short run.
+#[test]
+fn one_thread_shares_its_turns_by_the_forward_weight() {
+    let Some(xsokoban) = shared_collection("xsokoban-1-45.xsb") else {
+        return;
+    };
+    let level = &xsokoban[9];
+    let mut bi_fess = members("bi-fess").expect("known members");
+    bi_fess[0].strategy.bridges = false;
+    for weight in [FORWARD_WEIGHT, 1] {
+        let portfolio = Portfolio {
+            members: bi_fess.clone(),
+            threads: 1,
+            tables: TableMode::Shared,
+            forward_weight: weight,
+        };
+        let limits = Limits { states: Some(100_000), ..Limits::default() };
+        let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
+        let (fw, bw) = (report.stats.forward.generated as f64, report.stats.backward.generated as f64);
+        let ratio = fw * weight as f64 / bw;
+        assert!(
+            (0.8..1.25).contains(&ratio),
+            "weight {weight}: forward generated {fw}, backward {bw} (weighted ratio {ratio:.2})"
+        );
     }
 }
