@@ -454,6 +454,24 @@ fn pulls_the_backward_generator_prunes_are_dead() {
     }
 }
 
+/// Walks every position a breadth-first walk of pulls (no pruning) from the solved positions
+/// of `level` reaches, up to `cap` positions, and calls `visit` with each.
+fn walk_pulls(level: &Level, cap: usize, mut visit: impl FnMut(&Canonical)) {
+    let board = level.board();
+    let bwd = Backward::new(board, level.start(), PullConfig::default());
+    let mut queue: VecDeque<Canonical> =
+        bwd.roots(&mut bwd.new_scratch()).into_iter().map(|r| common::canonical(board, &r.state)).collect();
+    let mut seen: HashSet<Canonical> = queue.iter().cloned().collect();
+    while let Some(position) = queue.pop_front() {
+        visit(&position);
+        for (_, next) in common::legal_pulls(board, &position) {
+            if seen.len() < cap && seen.insert(next.clone()) {
+                queue.push_back(next);
+            }
+        }
+    }
+}
+
 /// The start freeze drops only backward states the start cannot reach: on small levels, every
 /// position a breadth-first walk of pulls from the solved positions reaches (up to a cap) and
 /// the test flags is one no push sequence from the start reaches. The test must also flag
@@ -471,32 +489,20 @@ fn the_start_freeze_flags_only_positions_the_start_cannot_reach() {
         let test = StartFreeze::new(board, level.start()).expect("small boards get the test");
         let mut scratch = test.scratch();
         let mut map = BoxMap::new(board.n_cells());
-        let bwd = Backward::new(board, level.start(), PullConfig::default());
-        let mut queue: VecDeque<Canonical> = bwd
-            .roots(&mut bwd.new_scratch())
-            .into_iter()
-            .map(|r| common::canonical(board, &r.state))
-            .collect();
-        let mut seen: HashSet<Canonical> = queue.iter().cloned().collect();
-        while let Some(position) = queue.pop_front() {
+        walk_pulls(level, CAP, |position| {
             map.set_all(&position.0);
             let unreachable = test.unreachable(board, &mut scratch, &position.0, &map);
             map.clear_all(&position.0);
             if unreachable {
                 flagged += 1;
                 assert!(
-                    !reachable.contains(&position),
+                    !reachable.contains(position),
                     "{what}: the start freeze flags boxes {:?}, player {}, which the start reaches",
                     position.0,
                     position.1
                 );
             }
-            for (_, next) in common::legal_pulls(board, &position) {
-                if seen.len() < CAP && seen.insert(next.clone()) {
-                    queue.push_back(next);
-                }
-            }
-        }
+        });
     }
     assert!(flagged > 0, "the start freeze flagged nothing on {} levels", levels.len());
 }
@@ -523,14 +529,7 @@ fn confinement_flags_only_positions_the_start_cannot_reach() {
         tested += 1;
         let mut check = ConfineCheck::new(board.n_cells());
         let (mut map, mut reach) = (BoxMap::new(board.n_cells()), Reach::new(board.n_cells()));
-        let bwd = Backward::new(board, level.start(), PullConfig::default());
-        let mut queue: VecDeque<Canonical> = bwd
-            .roots(&mut bwd.new_scratch())
-            .into_iter()
-            .map(|r| common::canonical(board, &r.state))
-            .collect();
-        let mut seen: HashSet<Canonical> = queue.iter().cloned().collect();
-        while let Some(position) = queue.pop_front() {
+        walk_pulls(level, WALK, |position| {
             map.set_all(&position.0);
             let min = reach.fill(board, &map, position.1);
             let confined = check.is_dead(board, &position.0, &reach, min, level.start().player);
@@ -538,18 +537,13 @@ fn confinement_flags_only_positions_the_start_cannot_reach() {
             if confined {
                 flagged += 1;
                 assert!(
-                    !reachable.contains(&position),
+                    !reachable.contains(position),
                     "{what}: the confinement test flags boxes {:?}, player {}, which the start reaches",
                     position.0,
                     position.1
                 );
             }
-            for (_, next) in common::legal_pulls(board, &position) {
-                if seen.len() < WALK && seen.insert(next.clone()) {
-                    queue.push_back(next);
-                }
-            }
-        }
+        });
     }
     assert!(flagged > 0, "the confinement test flagged nothing on {tested} levels");
 }
