@@ -347,6 +347,16 @@ fn small_levels() -> Vec<Level> {
     levels
 }
 
+/// The small levels and the Microban levels of four to six boxes among the first 40 (when
+/// `../shared` is there): positions the start reaches can still be listed in full.
+fn small_and_microban_levels() -> Vec<Level> {
+    let mut levels = small_levels();
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        levels.extend(microban.into_iter().take(40).filter(|l| (4..=6).contains(&l.board().n_boxes())));
+    }
+    levels
+}
+
 /// The most positions the plain searches of this check may visit per level.
 const CAP: usize = 200_000;
 
@@ -514,10 +524,7 @@ fn the_start_freeze_flags_only_positions_the_start_cannot_reach() {
 #[test]
 fn confinement_flags_only_positions_the_start_cannot_reach() {
     const WALK: usize = 30_000;
-    let mut levels = small_levels();
-    if let Some(microban) = common::shared_collection("microban.xsb") {
-        levels.extend(microban.into_iter().take(40).filter(|l| (4..=6).contains(&l.board().n_boxes())));
-    }
+    let levels = small_and_microban_levels();
     let mut flagged = 0;
     let mut tested = 0;
     for level in &levels {
@@ -633,10 +640,7 @@ fn sealed_goals_flag_only_dead_positions() {
 /// reaches (a plain search of everything the start reaches). The test must flag some.
 #[test]
 fn sealed_starts_flag_only_positions_the_start_cannot_reach() {
-    let mut levels = small_levels();
-    if let Some(microban) = common::shared_collection("microban.xsb") {
-        levels.extend(microban.into_iter().take(40).filter(|l| (4..=6).contains(&l.board().n_boxes())));
-    }
+    let levels = small_and_microban_levels();
     let mut flagged = 0;
     let mut tested = 0;
     for level in &levels {
