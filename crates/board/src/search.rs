@@ -247,6 +247,15 @@ pub trait Expander: Sync {
         true
     }
 
+    /// Whether `boxes` (sorted) with the player on `player` is worth aiming the other
+    /// direction at (the bridges' targets, see the engine): false when a test too costly to
+    /// run on every child proves that no solution passes through it. Asked of a few states
+    /// only. Default: true.
+    fn worth_aiming_at(&self, scratch: &mut Self::Scratch, boxes: &[Cell], player: Cell) -> bool {
+        let _ = (scratch, boxes, player);
+        true
+    }
+
     /// How many children each pruning test cut in this scratch so far.
     fn prune_counts(&self, scratch: &Self::Scratch) -> Vec<PruneCount>;
 }

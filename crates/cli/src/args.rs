@@ -187,6 +187,11 @@ pub struct PruningArgs {
     /// backward search came closest to the start.
     #[arg(long)]
     pub no_bridges: bool,
+    /// Live targets: the bridges aim only at backward states not proved out of the start's
+    /// reach (the player shut in the wrong region for good). Off by default (measured
+    /// neutral).
+    #[arg(long)]
+    pub live_targets: bool,
     /// A portfolio thread that holds a forward and a backward search gives them equal turns
     /// (by default the forward search gets a quarter).
     #[arg(long)]

@@ -79,6 +79,7 @@ impl Plan {
                 apply_pruning(pruning, &mut m.push, &mut m.pull);
                 m.strategy.inertia &= !pruning.no_inertia;
                 m.strategy.bridges &= !pruning.no_bridges;
+                m.strategy.live_targets |= pruning.live_targets;
             }
             let tables = match search.portfolio_tables {
                 TablesArg::Separate => TableMode::Separate,
@@ -90,6 +91,7 @@ impl Plan {
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;
         strategy.inertia &= !pruning.no_inertia;
         strategy.bridges &= !pruning.no_bridges;
+        strategy.live_targets |= pruning.live_targets;
         let (mut push, mut pull) = (PushConfig::default(), PullConfig::default());
         apply_pruning(pruning, &mut push, &mut pull);
         Ok(Plan::Single(Config { strategy, threads, push, pull }))

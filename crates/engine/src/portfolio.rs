@@ -106,7 +106,7 @@ fn member(
     Member {
         name,
         about,
-        strategy: Strategy { directions, weighting, inertia: true, bridges: true },
+        strategy: Strategy { directions, weighting, inertia: true, bridges: true, live_targets: false },
         push: PushConfig { bound, ..PushConfig::default() },
         pull: PullConfig { bound, ..PullConfig::default() },
     }
@@ -387,8 +387,8 @@ pub fn solve_portfolio(
                 Side::Backward => {
                     let w = Worker::new(&backwards[m], zobrist, n, member.strategy, slot);
                     let w = if own { w.with_own_visited() } else { w };
-                    if bridging[table].is_some() {
-                        Box::new(w.publishing(&closests[table]))
+                    if let Some(b) = bridging[table] {
+                        Box::new(w.publishing(&closests[table], members[b].strategy.live_targets))
                     } else {
                         Box::new(w)
                     }

@@ -214,7 +214,7 @@ pub fn solve(
         .map(|i| {
             let w = Worker::new(&bwd, zobrist, n, strategy, n_fwd + i);
             if bridges {
-                w.publishing(&closest)
+                w.publishing(&closest, strategy.live_targets)
             } else {
                 w
             }

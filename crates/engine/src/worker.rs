@@ -6,7 +6,7 @@ use bisolve_board::{Cell, PassThrough, State, Zobrist};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
-use crate::bridge::{Bridges, Closest};
+use crate::bridge::{Aim, Bridges, Closest};
 use crate::hda::Mailbox;
 use crate::limits::{Due, Stop};
 use crate::open::OpenList;
@@ -66,8 +66,8 @@ pub struct Worker<'a, E: Expander> {
     /// Counters of this worker.
     pub stats: SideStats,
     slot: usize,
-    /// Backward: where to offer the closest state to the forward workers' bridges.
-    publish: Option<&'a Closest>,
+    /// Backward: how to offer targets to the forward workers' bridges.
+    aim: Option<Aim<'a>>,
     /// Forward: bridges towards the backward searches' closest state.
     bridges: Option<Bridges<'a>>,
     /// The states this worker has queued, when it shares a table with another search of its
@@ -104,7 +104,7 @@ impl<'a, E: Expander> Worker<'a, E> {
             child_node: Vec::new(),
             stats: SideStats::default(),
             slot,
-            publish: None,
+            aim: None,
             bridges: None,
             own: None,
         }
@@ -125,8 +125,8 @@ impl<'a, E: Expander> Worker<'a, E> {
 
     /// This (backward) worker offers its closest states to `closest`, for the bridges of the
     /// forward workers of the same table.
-    pub fn publishing(mut self, closest: &'a Closest) -> Self {
-        self.publish = Some(closest);
+    pub fn publishing(mut self, closest: &'a Closest, live_targets: bool) -> Self {
+        self.aim = Some(Aim::new(closest, live_targets));
         self
     }
 
@@ -258,9 +258,9 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.exp.expand(&mut self.scratch, node, &mut self.children);
         self.stats.expanded += 1;
         self.stats.generated += self.children.len() as u64;
-        let closer = note_closest(&mut self.stats, boxes, &self.children, self.weighting.cycle().is_some());
-        if let (Some((h, state)), Some(closest)) = (closer, self.publish) {
-            closest.offer(h, &state);
+        note_closest(&mut self.stats, &self.children, self.weighting.cycle().is_some());
+        if let Some(aim) = &mut self.aim {
+            aim.consider(self.exp, &mut self.scratch, boxes, &self.children, self.stats.expanded);
         }
         let depth = (g + 1).min(MAX_DEPTH);
         for child in &self.children {
@@ -381,19 +381,11 @@ impl<'a, E: Expander> Worker<'a, E> {
     }
 }
 
-/// Records how close `children` (of the state with `boxes`) come to their side's targets in
-/// `stats`; returns the first child with a new smallest bound, with that bound.
-fn note_closest(
-    stats: &mut SideStats,
-    boxes: &[Cell],
-    children: &[Child],
-    features: bool,
-) -> Option<(u32, State)> {
-    let (mut h, mut unplaced, mut best) = (u32::MAX, u32::MAX, None);
+/// Records how close `children` come to their side's targets in `stats`.
+fn note_closest(stats: &mut SideStats, children: &[Child], features: bool) {
+    let (mut h, mut unplaced) = (u32::MAX, u32::MAX);
     for child in children {
-        if child.h < h {
-            (h, best) = (child.h, Some(child));
-        }
+        h = h.min(child.h);
         if features {
             unplaced = unplaced.min(FeatureCell::unpack(child.cell).unplaced);
         }
@@ -401,9 +393,7 @@ fn note_closest(
     if unplaced != u32::MAX {
         stats.closest_unplaced = Some(stats.closest_unplaced.map_or(unplaced, |c| c.min(unplaced)));
     }
-    let child = best.filter(|c| stats.closest_h.is_none_or(|h| c.h < h))?;
-    stats.closest_h = Some(child.h);
-    let mut moved = boxes.to_vec();
-    moved[child.box_index as usize] = child.to;
-    Some((child.h, State::new(moved, child.player)))
+    if h != u32::MAX {
+        stats.closest_h = Some(stats.closest_h.map_or(h, |c| c.min(h)));
+    }
 }

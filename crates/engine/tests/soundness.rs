@@ -555,6 +555,39 @@ fn confinement_flags_only_positions_the_start_cannot_reach() {
     assert!(flagged > 0, "the confinement test flagged nothing on {tested} levels");
 }
 
+/// The backward search never hands the bridges a target the start cannot reach: on the small
+/// levels and on Microban levels of four to six boxes, every position a breadth-first walk of pulls from the solved positions reaches (up
+/// to a cap) that `Backward::worth_aiming_at` turns down is one no push sequence from the start
+/// reaches. It must turn some down, or it would prove nothing.
+#[test]
+fn bridge_targets_turned_down_are_out_of_the_starts_reach() {
+    const WALK: usize = 30_000;
+    let levels = small_and_microban_levels();
+    let (mut turned_down, mut tested) = (0, 0);
+    for level in &levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let Some(reachable) = common::reachable_positions(board, level.start(), CAP) else {
+            continue;
+        };
+        tested += 1;
+        let bwd = Backward::new(board, level.start(), PullConfig::default());
+        let mut scratch = bwd.new_scratch();
+        walk_pulls(level, WALK, |position| {
+            if !bwd.worth_aiming_at(&mut scratch, &position.0, position.1) {
+                turned_down += 1;
+                assert!(
+                    !reachable.contains(position),
+                    "{what}: boxes {:?}, player {} turned down as a target, but the start reaches it",
+                    position.0,
+                    position.1
+                );
+            }
+        });
+    }
+    assert!(turned_down > 0, "no target turned down on {tested} levels");
+}
+
 /// Walks the positions `exp` generates breadth-first from `roots` (up to 20,000), asks the
 /// sealed-target test about every child (with the child's moved box, as the searches do) and
 /// calls `on_flag` with each child it calls dead, which is not walked further. Returns how

@@ -168,6 +168,9 @@ pub struct PullScratch {
     pruned_start_freeze: u64,
     sealed: SealedCheck,
     confine: ConfineCheck,
+    /// The confinement test for bridge targets ([`Expander::worth_aiming_at`]), with its own
+    /// counters and cache: it runs whether or not `confine` prunes.
+    aim_confine: ConfineCheck,
 }
 
 impl Expander for Backward<'_> {
@@ -192,6 +195,7 @@ impl Expander for Backward<'_> {
             pruned_start_freeze: 0,
             sealed: SealedCheck::new(n),
             confine: ConfineCheck::new(n),
+            aim_confine: ConfineCheck::new(n),
         }
     }
 
@@ -354,6 +358,26 @@ impl Expander for Backward<'_> {
         out.push(Push { from: mv.to(), dir: mv.dir().opposite() });
     }
 
+    /// A backward state is no target for the forward search when the start freeze or the
+    /// confinement test ([`confine`]) proves it out of the start's reach. The confinement test
+    /// runs here even when it does not prune: the states it would cut are where the backward
+    /// search comes closest to the start (every box on its start square, the player shut in
+    /// the wrong region), and a bridge aimed at one of those can never arrive.
+    fn worth_aiming_at(&self, s: &mut PullScratch, boxes: &[Cell], player: Cell) -> bool {
+        let board = self.board;
+        s.boxes.set_all(boxes);
+        let frozen = match (&self.start_freeze, &mut s.start_freeze) {
+            (Some(test), Some(scratch)) => test.unreachable(board, scratch, boxes, &s.boxes),
+            _ => false,
+        };
+        let dead = frozen || {
+            let region_min = s.reach.fill(board, &s.boxes, player);
+            s.aim_confine.is_dead(board, boxes, &s.reach, region_min, self.start_player)
+        };
+        s.boxes.clear_all(boxes);
+        !dead
+    }
+
     fn prune_counts(&self, s: &PullScratch) -> Vec<PruneCount> {
         vec![
             ("pull dead squares", s.pruned_dead),
@@ -368,6 +392,7 @@ impl Expander for Backward<'_> {
             ("pull confinement searches", s.confine.searches),
             ("pull confinement searches given up", s.confine.gave_up),
             ("pull confinement checks", s.confine.checks),
+            ("bridge targets confined", s.aim_confine.proved),
         ]
     }
 }
