@@ -192,8 +192,9 @@ pub struct PruningArgs {
     /// neutral).
     #[arg(long)]
     pub live_targets: bool,
-    /// A portfolio thread that holds a forward and a backward search gives them equal turns
-    /// (by default the forward search gets a quarter).
+    /// A thread that holds a forward and a backward search (a portfolio thread, or one thread
+    /// of a single bidirectional strategy) gives them equal turns (by default the forward
+    /// search gets a quarter).
     #[arg(long)]
     pub equal_turns: bool,
 }

@@ -94,7 +94,8 @@ impl Plan {
         strategy.live_targets |= pruning.live_targets;
         let (mut push, mut pull) = (PushConfig::default(), PullConfig::default());
         apply_pruning(pruning, &mut push, &mut pull);
-        Ok(Plan::Single(Config { strategy, threads, push, pull }))
+        let forward_weight = if pruning.equal_turns { 1 } else { FORWARD_WEIGHT };
+        Ok(Plan::Single(Config { strategy, threads, push, pull, forward_weight }))
     }
 
     /// Solves one level.

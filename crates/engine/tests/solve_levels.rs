@@ -344,3 +344,26 @@ fn every_goal_or_every_box_walled_off_is_unsolvable() {
         }
     }
 }
+
+/// The single bidirectional strategy on one thread gives the forward search a quarter of the
+/// turns (by children generated, [`bisolve_engine::Config::forward_weight`]), and weight 1
+/// gives both equal turns. On `levels/engine/endless.xsb`, which no search finishes, without
+/// bridges: a bridge is up to 20,000 expansions in one forward turn, too coarse for a short run.
+#[test]
+fn one_thread_of_a_bidirectional_search_shares_its_turns_by_the_forward_weight() {
+    let level = common::engine_level("endless.xsb", 1);
+    for weight in [bisolve_engine::portfolio::FORWARD_WEIGHT, 1] {
+        let mut config = common::config("bidirectional", 1);
+        config.strategy.bridges = false;
+        config.forward_weight = weight;
+        let limits = Limits { states: Some(100_000), ..Limits::default() };
+        let report = run(&level, &config, &limits);
+        assert!(matches!(report.outcome, Outcome::Cutoff(_)), "weight {weight}: {:?}", report.outcome);
+        let (fw, bw) = (report.stats.forward.generated as f64, report.stats.backward.generated as f64);
+        let ratio = fw * weight as f64 / bw;
+        assert!(
+            (0.8..1.25).contains(&ratio),
+            "weight {weight}: forward generated {fw}, backward {bw} (weighted ratio {ratio:.2})"
+        );
+    }
+}

@@ -68,27 +68,30 @@ fn corridors_meet_in_the_middle_on_one_thread() {
 }
 
 #[test]
-fn straight_corridor_halves_are_balanced() {
+fn straight_corridor_halves_follow_the_turns() {
     let level = engine_level("corridor.xsb", 1);
     assert_eq!(level.name(), "corridor-30");
     // The turn-taking itself, without bridges (a bridge would walk the corridor from the
-    // start towards the backward search's closest state in one go).
-    let mut cfg = common::config("bidirectional", 1);
-    cfg.strategy.bridges = false;
-    let report = common::run(&level, &cfg, &common::time_limit(10.0));
-    let solution = expect_solved(&level, &report);
-    assert_eq!(solution.found_by, FoundBy::Meeting);
-    assert_eq!(solution.pushes, 30);
-    assert_eq!(solution.lurd, "R".repeat(30));
-    // Each side has one node in its open list at every turn, so the cardinality rule ties
-    // all the way; the sides must still take turns and each cover about half of the 30
-    // pushes, rather than the forward search walking the whole corridor into the backward
-    // root.
-    let (f, b) = (report.stats.forward.expanded, report.stats.backward.expanded);
-    assert!(
-        (10..=20).contains(&f) && (10..=20).contains(&b),
-        "forward expanded {f}, backward {b}: not a meeting in the middle"
-    );
+    // start towards the backward search's closest state in one go). Each side has one node in
+    // its open list at every turn, so the cardinality rule ties all the way; the sides must
+    // still take turns and cover the 30 pushes in the shares the forward weight gives them
+    // (equal turns: about half each; the default weight 3: a quarter forward), rather than
+    // one side walking the whole corridor into the other's root.
+    for (weight, forward) in [(1, 10..=20), (bisolve_engine::portfolio::FORWARD_WEIGHT, 5..=11)] {
+        let mut cfg = common::config("bidirectional", 1);
+        cfg.strategy.bridges = false;
+        cfg.forward_weight = weight;
+        let report = common::run(&level, &cfg, &common::time_limit(10.0));
+        let solution = expect_solved(&level, &report);
+        assert_eq!(solution.found_by, FoundBy::Meeting);
+        assert_eq!(solution.pushes, 30);
+        assert_eq!(solution.lurd, "R".repeat(30));
+        let (f, b) = (report.stats.forward.expanded, report.stats.backward.expanded);
+        assert!(
+            forward.contains(&f) && (25..=35).contains(&(f + b)),
+            "weight {weight}: forward expanded {f}, backward {b}: not the expected meeting point"
+        );
+    }
 }
 
 #[test]
