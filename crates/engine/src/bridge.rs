@@ -77,12 +77,6 @@ impl Closest {
         }
     }
 
-    /// Takes `state` (with bound `h`) whatever the one held: a new target for the bridges.
-    pub fn replace(&self, h: u32, state: State) {
-        *self.best.lock() = Some((h, state));
-        self.version.fetch_add(1, Ordering::Release);
-    }
-
     /// How many states have been taken so far (0: none yet).
     #[inline]
     pub fn version(&self) -> u64 {
@@ -362,8 +356,8 @@ mod tests {
     /// good; the start player stands outside.
     const DEAD_END: &str = "######\n#    #\n# #$ #\n# #  #\n# #. #\n# ##@#\n######\n";
 
-    /// The child of the state with one box on `from` that pulls it to `to`, the player then
-    /// on `player`, with bound `h`.
+    /// A child of a one-box state whose box is pulled to `to`, the player then on `player`,
+    /// with bound `h`.
     fn pull_child(board: &Board, to: Cell, player: Cell, h: u32) -> Child {
         Child {
             box_index: 0,

@@ -318,11 +318,12 @@ fn must_stop<E: Expander>(
 
 /// One thread: a single direction, or both taking turns. The side that has generated fewer
 /// states (the forward search's counted `forward_weight` times, see
-/// [`Config::forward_weight`]) goes next. (Pohl's rule,
-/// smaller open list first, starved the backward search on levels where the forward search
-/// meets many duplicates: Microban 153 gave it 1% of the expansions. Equal effort generated
-/// 47% fewer states than that rule over Microban I and 17% fewer over Microban II, with the
-/// same levels solved at 2-3 s each.)
+/// [`Config::forward_weight`]) goes next. (Pohl's rule, smaller open list first, starved the
+/// backward search on levels where the forward search meets many duplicates: Microban 153
+/// gave it 1% of the expansions. Equal effort generated 47% fewer states than that rule over
+/// Microban I and 17% fewer over Microban II, with the same levels solved at 2-3 s each. A
+/// quarter to the forward search, against equal turns, at 10 s a level: XSokoban 1-45 and
+/// Sasquatch 60 against 56 levels, in 0.92 of the time.)
 fn run_interleaved<F: Expander, B: Expander>(
     mut fw: Option<&mut Worker<'_, F>>,
     mut bw: Option<&mut Worker<'_, B>>,
