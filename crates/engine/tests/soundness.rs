@@ -517,75 +517,80 @@ fn the_start_freeze_flags_only_positions_the_start_cannot_reach() {
     assert!(flagged > 0, "the start freeze flagged nothing on {} levels", levels.len());
 }
 
+/// A test made for one level: whether it flags a position.
+type Flags<'l> = Box<dyn FnMut(&Canonical) -> bool + 'l>;
+
+/// Walks every position a breadth-first walk of pulls from the solved positions of each of
+/// `levels` reaches (up to `walk`), on the levels whose reachable positions can be listed in
+/// full, and asserts that every position the test `make` gives for that level flags is out of
+/// the start's reach. Returns how many positions were flagged and on how many levels.
+fn flagged_only_out_of_reach(
+    levels: &[Level],
+    walk: usize,
+    test_name: &str,
+    make: impl for<'l> Fn(&'l Level) -> Flags<'l>,
+) -> (usize, usize) {
+    let (mut flagged, mut tested) = (0, 0);
+    for level in levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let Some(reachable) = common::reachable_positions(board, level.start(), CAP) else {
+            continue;
+        };
+        tested += 1;
+        let mut test = make(level);
+        walk_pulls(level, walk, |position| {
+            if test(position) {
+                flagged += 1;
+                assert!(
+                    !reachable.contains(position),
+                    "{what}: {test_name} flags boxes {:?}, player {}, which the start reaches",
+                    position.0,
+                    position.1
+                );
+            }
+        });
+    }
+    (flagged, tested)
+}
+
 /// The confinement test drops only backward states the start cannot reach: on the small levels
 /// and on Microban levels of four to six boxes, every position a breadth-first walk of pulls
 /// from the solved positions reaches (up to a cap) and the test calls confined is one no push
 /// sequence from the start reaches. The test must flag some, or it would prove nothing.
 #[test]
 fn confinement_flags_only_positions_the_start_cannot_reach() {
-    const WALK: usize = 30_000;
     let levels = small_and_microban_levels();
-    let mut flagged = 0;
-    let mut tested = 0;
-    for level in &levels {
+    let (flagged, tested) = flagged_only_out_of_reach(&levels, 30_000, "the confinement test", |level| {
         let board = level.board();
-        let what = format!("{} (index {})", level.name(), level.index());
-        let Some(reachable) = common::reachable_positions(board, level.start(), CAP) else {
-            continue;
-        };
-        tested += 1;
         let mut check = ConfineCheck::new(board.n_cells());
         let (mut map, mut reach) = (BoxMap::new(board.n_cells()), Reach::new(board.n_cells()));
-        walk_pulls(level, WALK, |position| {
+        let start_player = level.start().player;
+        Box::new(move |position: &Canonical| {
             map.set_all(&position.0);
             let min = reach.fill(board, &map, position.1);
-            let confined = check.is_dead(board, &position.0, &reach, min, level.start().player);
+            let confined = check.is_dead(board, &position.0, &reach, min, start_player);
             map.clear_all(&position.0);
-            if confined {
-                flagged += 1;
-                assert!(
-                    !reachable.contains(position),
-                    "{what}: the confinement test flags boxes {:?}, player {}, which the start reaches",
-                    position.0,
-                    position.1
-                );
-            }
-        });
-    }
+            confined
+        })
+    });
     assert!(flagged > 0, "the confinement test flagged nothing on {tested} levels");
 }
 
 /// The backward search never hands the bridges a target the start cannot reach: on the small
-/// levels and on Microban levels of four to six boxes, every position a breadth-first walk of pulls from the solved positions reaches (up
-/// to a cap) that `Backward::worth_aiming_at` turns down is one no push sequence from the start
-/// reaches. It must turn some down, or it would prove nothing.
+/// levels and on Microban levels of four to six boxes, every position a breadth-first walk of
+/// pulls from the solved positions reaches (up to a cap) that `Backward::worth_aiming_at` turns
+/// down is one no push sequence from the start reaches. It must turn some down, or it would
+/// prove nothing.
 #[test]
 fn bridge_targets_turned_down_are_out_of_the_starts_reach() {
-    const WALK: usize = 30_000;
     let levels = small_and_microban_levels();
-    let (mut turned_down, mut tested) = (0, 0);
-    for level in &levels {
-        let board = level.board();
-        let what = format!("{} (index {})", level.name(), level.index());
-        let Some(reachable) = common::reachable_positions(board, level.start(), CAP) else {
-            continue;
-        };
-        tested += 1;
-        let bwd = Backward::new(board, level.start(), PullConfig::default());
+    let (flagged, tested) = flagged_only_out_of_reach(&levels, 30_000, "worth_aiming_at", |level| {
+        let bwd = Backward::new(level.board(), level.start(), PullConfig::default());
         let mut scratch = bwd.new_scratch();
-        walk_pulls(level, WALK, |position| {
-            if !bwd.worth_aiming_at(&mut scratch, &position.0, position.1) {
-                turned_down += 1;
-                assert!(
-                    !reachable.contains(position),
-                    "{what}: boxes {:?}, player {} turned down as a target, but the start reaches it",
-                    position.0,
-                    position.1
-                );
-            }
-        });
-    }
-    assert!(turned_down > 0, "no target turned down on {tested} levels");
+        Box::new(move |position: &Canonical| !bwd.worth_aiming_at(&mut scratch, &position.0, position.1))
+    });
+    assert!(flagged > 0, "no target turned down on {tested} levels");
 }
 
 /// Walks the positions `exp` generates breadth-first from `roots` (up to 20,000), asks the
