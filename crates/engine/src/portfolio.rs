@@ -88,9 +88,10 @@ pub struct Portfolio {
     pub forward_weight: u64,
 }
 
-/// The default [`Portfolio::forward_weight`]: the forward search gets a quarter of the turns
-/// of a thread it shares with a backward search (the default on one thread, where `bi-fess`'s
-/// two searches take turns; on two threads each has its own). The backward search finds
+/// The default [`Portfolio::forward_weight`] and [`crate::Config::forward_weight`]: the
+/// forward search gets a quarter of the turns of a thread it shares with a backward search
+/// (the default on one thread, where `bi-fess`'s two searches take turns, as do those of a
+/// single bidirectional strategy; on two threads each has its own). The backward search finds
 /// almost every solution on the hard sets. One thread, `--jobs 2`, 10 s a level (2026-11-25,
 /// XSokoban 1-45 + Sasquatch): equal turns 21 + 35 = 56, a quarter 25 + 35 = 60 (XSokoban 11,
 /// 20, 29, 41 gained, none lost) in 0.92 of the time on the levels both solved.
