@@ -7,7 +7,7 @@ use bisolve_board::bound::BoundKind;
 use std::sync::atomic::AtomicBool;
 
 use bisolve_board::Level;
-use bisolve_engine::portfolio::{default_members, members, FORWARD_WEIGHT};
+use bisolve_engine::portfolio::{default_members, members, DIVES, FORWARD_WEIGHT};
 use bisolve_engine::{
     solve, solve_portfolio, Config, Limits, Portfolio, PullConfig, PushConfig, Report, SolveError, Strategy,
     TableMode,
@@ -86,7 +86,8 @@ impl Plan {
                 TablesArg::Shared => TableMode::Shared,
             };
             let forward_weight = if pruning.equal_turns { 1 } else { FORWARD_WEIGHT };
-            return Ok(Plan::Portfolio(Portfolio { members, threads, tables, forward_weight }));
+            let dives = pruning.dives.map_or(DIVES, |d| d as usize);
+            return Ok(Plan::Portfolio(Portfolio { members, threads, tables, forward_weight, dives }));
         }
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;
         strategy.inertia &= !pruning.no_inertia;

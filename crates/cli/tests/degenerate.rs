@@ -54,12 +54,22 @@ fn hopeless_levels_are_unsolvable_at_once() {
     }
 }
 
-/// A level only search proves unsolvable: exit 1 after an exhaustive (small) search.
+/// A level only search proves unsolvable: exit 1 after an exhaustive (small) search, with any
+/// number of workers per search and of threads.
 #[test]
 fn exhaustive_unsolvable_level() {
     let run = bisolve(&["levels/edge/unsolvable-exhaustive.xsb", "--json", "--time-limit", "60"]);
     run.expect_code(1);
     assert_eq!(run.records()[0]["status"], "unsolvable", "{run}");
+    for (dives, threads) in [("1", "1"), ("3", "2"), ("2", "5")] {
+        let args =
+            ["levels/edge/unsolvable-exhaustive.xsb", "--json", "--dives", dives, "--threads", threads];
+        let run = bisolve(&args);
+        run.expect_code(1);
+        let record = &run.records()[0];
+        assert_eq!(record["status"], "unsolvable", "{args:?}\n{run}");
+        assert_eq!(record["threads"], threads.parse::<u64>().unwrap_or_default(), "{args:?}\n{run}");
+    }
 }
 
 /// Regression: a search in one direction only did not look at the other direction's start.

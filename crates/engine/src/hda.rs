@@ -18,9 +18,20 @@
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use crossbeam::channel::{unbounded, Receiver, RecvTimeoutError, Sender};
+use crossbeam::channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 
 use crate::open::OpenList;
+
+/// What a worker with an empty open list found when it looked for work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Idle {
+    /// Nodes arrived: it can go on.
+    Fed,
+    /// Nothing yet, but the group still has work somewhere.
+    Waiting,
+    /// The whole group has run dry.
+    Dry,
+}
 
 /// Nodes travelling to one worker: their keys and their words, `stride` words each.
 #[derive(Debug, Default)]
@@ -37,6 +48,9 @@ pub struct Group {
     /// Workers waiting with an empty open list.
     hungry: AtomicUsize,
 }
+
+/// Expansions between flushes of the batches a worker sends to the others.
+pub const FLUSH_EVERY: u64 = 8;
 
 /// A batch is sent once it holds this many nodes (or at the end of a few expansions).
 const BATCH_NODES: usize = 64;
@@ -147,19 +161,39 @@ impl<'g> Mailbox<'g> {
     /// Called with an empty open list: sends what is queued, marks this worker idle, and waits
     /// a little for nodes. Returns true if the group has run dry.
     pub fn idle(&mut self, open: &mut OpenList) -> bool {
+        self.wait_for_work(open, Duration::from_millis(1)) == Idle::Dry
+    }
+
+    /// Called with an empty open list: sends what is queued, marks this worker idle, and takes
+    /// in nodes that arrive within `patience` (zero: only those already there). Call it again
+    /// while it says [`Idle::Waiting`].
+    pub fn wait_for_work(&mut self, open: &mut OpenList, patience: Duration) -> Idle {
         self.flush();
         if self.active {
             self.active = false;
             self.group.hungry.fetch_add(1, Ordering::Relaxed);
             self.group.work.fetch_sub(1, Ordering::SeqCst);
         }
-        match self.inbox.recv_timeout(Duration::from_millis(1)) {
-            Ok(batch) => {
-                self.take(batch, open);
-                false
+        let batch = if patience.is_zero() {
+            match self.inbox.try_recv() {
+                Ok(batch) => Some(batch),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => return Idle::Dry,
             }
-            Err(RecvTimeoutError::Timeout) => self.group.exhausted(),
-            Err(RecvTimeoutError::Disconnected) => true,
+        } else {
+            match self.inbox.recv_timeout(patience) {
+                Ok(batch) => Some(batch),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => return Idle::Dry,
+            }
+        };
+        match batch {
+            Some(batch) => {
+                self.take(batch, open);
+                Idle::Fed
+            }
+            None if self.group.exhausted() => Idle::Dry,
+            None => Idle::Waiting,
         }
     }
 }

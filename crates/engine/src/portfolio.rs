@@ -1,9 +1,11 @@
 //! Portfolios: several differently-tuned searches racing on one level; the first verified
 //! solution wins and stops the rest.
 //!
-//! Each member is a named configuration (directions, ordering, lower bounds, pruning). Its
-//! searches run as workers spread over the available threads: with fewer threads than workers,
-//! each thread takes turns among its workers, balanced by states generated, so every member
+//! Each member is a named configuration (directions, ordering, lower bounds, pruning). Each of
+//! its directions is a search, run as a group of workers (see [`Portfolio::dives`]) that share
+//! work as hash-distributed threads do ([`crate::hda`]), each on its own best-first dive. The
+//! searches are spread over the threads (past one thread each, each search gets threads of its
+//! own); a thread takes turns among its workers, balanced by states generated, so every member
 //! gets an equal share of the CPU whatever the thread count.
 //!
 //! Members share one visited table by default, so a forward state of one member can meet a
@@ -40,12 +42,13 @@ use bisolve_push::{Forward, PushConfig};
 use parking_lot::Mutex;
 
 use crate::bridge::{BridgeConfig, Bridges, Closest};
+use crate::hda::{Group, Idle, Mailbox, FLUSH_EVERY};
 use crate::limits::{Cutoff, Due, Limits, Pacer, Stop, StopOnDrop};
 use crate::solve::{dead_root, solution_of, Outcome, Report, SolveError};
 use crate::stats::{SideStats, Stats};
 use crate::strategy::{Directions, Strategy, Weighting};
 use crate::table::VisitedTable;
-use crate::worker::{Found, Step, Worker};
+use crate::worker::{Found, OwnVisited, Step, Worker};
 
 /// One configuration of a portfolio.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,6 +89,10 @@ pub struct Portfolio {
     /// search that has generated least, counting a forward search's children this many times.
     /// [`FORWARD_WEIGHT`] by default; 1 gives equal turns (`--equal-turns`).
     pub forward_weight: u64,
+    /// Workers per search (at least 1; more where the threads outnumber the searches): the
+    /// workers of a search take turns on its thread, each diving on its own best-first order
+    /// from the states the others hand it (see [`DIVES`]).
+    pub dives: usize,
 }
 
 /// The default [`Portfolio::forward_weight`] and [`crate::Config::forward_weight`]: the
@@ -96,6 +103,18 @@ pub struct Portfolio {
 /// XSokoban 1-45 + Sasquatch): equal turns 21 + 35 = 56, a quarter 25 + 35 = 60 (XSokoban 11,
 /// 20, 29, 41 gained, none lost) in 0.92 of the time on the levels both solved.
 pub const FORWARD_WEIGHT: u64 = 3;
+
+/// The default [`Portfolio::dives`]: one worker per search (more where the threads outnumber
+/// the searches). With `--dives N` each search runs as N workers taking turns on its thread.
+/// Only the first starts from the roots; one that runs out of work gets the children the others
+/// rank below their parents (the way work is shared between threads, see [`crate::hda`]), and
+/// each dives on its own best-first order, the shared table keeping them off each other's
+/// states. Measured against one worker (2026-11-26, XSokoban 1-45 + Sasquatch, 10 s a level,
+/// `benches/results/2026-11-26-threads-and-dives.txt`): on 2 threads, 4 workers solved 27 + 35
+/// (XSokoban 13, 18, 25 and Sasquatch 39 gained; XSokoban 20, 24, 29 and Sasquatch 42 lost) and
+/// at 60 s 31 + 37 against 30 + 36-37; on one thread (`--jobs 2`) 23 + 34 against 26 + 35, at
+/// 0.60M states/s against 0.69M. Not enough to make it the default.
+pub const DIVES: usize = 1;
 
 fn member(
     name: &'static str,
@@ -238,8 +257,14 @@ trait Search: Send {
     fn side(&self) -> Side;
     fn complete(&self) -> bool;
     fn seed(&mut self, table: &VisitedTable) -> Option<Found>;
-    /// A bridge if one is due (forward searches with bridges), else one step.
-    fn step(&mut self, table: &VisitedTable, stop: &Stop<'_>) -> Step;
+    /// A bridge if one is due (forward searches with bridges), else one step; with a mailbox,
+    /// as one worker of a group (see [`crate::hda`]).
+    fn step(&mut self, table: &VisitedTable, stop: &Stop<'_>, mailbox: Option<&mut Mailbox<'_>>) -> Step;
+    /// Takes in the nodes the other workers of its group sent.
+    fn receive(&mut self, mailbox: &mut Mailbox<'_>);
+    /// Looks for work with an empty open list, waiting at most `patience`.
+    fn wait_for_work(&mut self, mailbox: &mut Mailbox<'_>, patience: Duration) -> Idle;
+    fn open_len(&self) -> usize;
     fn generated(&self) -> u64;
     fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due);
     fn finish(self: Box<Self>) -> SideStats;
@@ -255,11 +280,20 @@ impl<E: Expander> Search for Worker<'_, E> {
     fn seed(&mut self, table: &VisitedTable) -> Option<Found> {
         self.seed_always(table)
     }
-    fn step(&mut self, table: &VisitedTable, stop: &Stop<'_>) -> Step {
+    fn step(&mut self, table: &VisitedTable, stop: &Stop<'_>, mailbox: Option<&mut Mailbox<'_>>) -> Step {
         if let Some(found) = self.bridge(table, stop) {
             return Step::Found(found);
         }
-        Worker::step(self, table, None)
+        Worker::step(self, table, mailbox)
+    }
+    fn receive(&mut self, mailbox: &mut Mailbox<'_>) {
+        Worker::receive(self, mailbox);
+    }
+    fn wait_for_work(&mut self, mailbox: &mut Mailbox<'_>, patience: Duration) -> Idle {
+        Worker::wait_for_work(self, mailbox, patience)
+    }
+    fn open_len(&self) -> usize {
+        Worker::open_len(self)
     }
     fn generated(&self) -> u64 {
         self.stats.generated
@@ -283,10 +317,13 @@ impl<E: Expander> Search for Worker<'_, E> {
     }
 }
 
-/// A search with the member it belongs to and the table it uses.
+/// One worker with the member it belongs to, the table it uses and its group: the workers of
+/// one member's direction ([`Portfolio::dives`] of them, more where the threads outnumber the
+/// searches).
 struct Slot<'a> {
     member: usize,
     table: usize,
+    group: usize,
     search: Box<dyn Search + 'a>,
 }
 
@@ -345,8 +382,20 @@ pub fn solve_portfolio(
         TableMode::Separate => members.len(),
         TableMode::Shared => 1,
     };
-    let workers: usize = members.iter().map(|m| directions_used(m.strategy.directions).len()).sum();
-    let threads = portfolio.threads.clamp(1, workers.max(1));
+    // A search per member's direction, each a group of workers: `dives` of them, or as many as
+    // the threads it is allotted where the threads outnumber the searches (see group_sizes).
+    let searches: Vec<(usize, Side)> = members
+        .iter()
+        .enumerate()
+        .flat_map(|(m, member)| {
+            directions_used(member.strategy.directions).iter().map(move |&side| (m, side))
+        })
+        .collect();
+    let sides: Vec<Side> = searches.iter().map(|&(_, side)| side).collect();
+    let allotted = group_sizes(&sides, portfolio.threads.max(1));
+    let sizes: Vec<usize> = allotted.iter().map(|&a| a.max(portfolio.dives.max(1))).collect();
+    let workers: usize = sizes.iter().sum();
+    let threads = portfolio.threads.clamp(1, workers);
     let tables: Vec<VisitedTable> = (0..n_tables).map(|_| VisitedTable::new(16 * threads)).collect();
     let stop = Stop::new(*limits, cancel, workers);
     let n = board.n_boxes();
@@ -359,26 +408,29 @@ pub fn solve_portfolio(
         .map(|t| (0..members.len()).find(|&m| table_of(m) == t && members[m].strategy.uses_bridges()))
         .collect();
     // Searches of one direction that share a table each keep their own visited set, or the
-    // second would queue only what the first had not seen (see Worker::with_own_visited).
+    // second would queue only what the first had not seen (see Worker::with_own_visited); the
+    // workers of one search share its set.
     let sharing_side = |table: usize, side: Side| {
-        (0..members.len())
-            .filter(|&m| {
-                table_of(m) == table && directions_used(members[m].strategy.directions).contains(&side)
-            })
-            .count()
-            > 1
+        searches.iter().filter(|&&(m, s)| s == side && table_of(m) == table).count() > 1
     };
-    let mut slots: Vec<Slot<'_>> = Vec::new();
-    for (m, member) in members.iter().enumerate() {
+    let own_sets: Vec<Option<OwnVisited>> =
+        searches.iter().map(|&(m, side)| sharing_side(table_of(m), side).then(OwnVisited::default)).collect();
+    let mut slots: Vec<Slot<'_>> = Vec::with_capacity(workers);
+    for (group, (&(m, side), &size)) in searches.iter().zip(&sizes).enumerate() {
+        let member = &members[m];
         let table = table_of(m);
-        for side in directions_used(member.strategy.directions) {
+        let own = own_sets[group].as_ref();
+        for k in 0..size {
             let slot = slots.len();
-            let own = sharing_side(table, *side);
             let search: Box<dyn Search + '_> = match side {
                 Side::Forward => {
                     let w = Worker::new(&forwards[m], zobrist, n, member.strategy, slot);
-                    let w = if own { w.with_own_visited() } else { w };
-                    if bridging[table] == Some(m) {
+                    let w = match own {
+                        Some(set) => w.with_own_visited(set, k == 0),
+                        None => w,
+                    };
+                    // One worker runs the bridges: two would aim at the same states.
+                    if bridging[table] == Some(m) && k == 0 {
                         let bridges = Bridges::new(BridgeConfig::default(), board, start, &closests[table]);
                         Box::new(w.with_bridges(bridges))
                     } else {
@@ -387,7 +439,10 @@ pub fn solve_portfolio(
                 }
                 Side::Backward => {
                     let w = Worker::new(&backwards[m], zobrist, n, member.strategy, slot);
-                    let w = if own { w.with_own_visited() } else { w };
+                    let w = match own {
+                        Some(set) => w.with_own_visited(set, k == 0),
+                        None => w,
+                    };
                     if let Some(b) = bridging[table] {
                         Box::new(w.publishing(&closests[table], members[b].strategy.live_targets))
                     } else {
@@ -395,11 +450,16 @@ pub fn solve_portfolio(
                     }
                 }
             };
-            slots.push(Slot { member: m, table, search });
+            slots.push(Slot { member: m, table, group, search });
         }
     }
+    // The first worker of each group starts from the roots; the others get work from it.
     let mut end = None;
+    let mut seeded_group = None;
     for slot in &mut slots {
+        if seeded_group.replace(slot.group) == Some(slot.group) {
+            continue;
+        }
         if let Some(found) = slot.search.seed(&tables[slot.table]) {
             end = Some(End::Found { member: slot.member, table: slot.table, found });
             break;
@@ -409,10 +469,10 @@ pub fn solve_portfolio(
     // In a shared table a direction is proven empty only when every member's search of it
     // has run dry; in separate tables one dry search is proof for its member's level.
     let remaining = [Side::Forward, Side::Backward]
-        .map(|side| AtomicUsize::new(slots.iter().filter(|s| s.search.side() == side).count()));
+        .map(|side| AtomicUsize::new(sides.iter().filter(|&&s| s == side).count()));
     let end = match end {
         Some(end) => end,
-        None => run(&mut slots, threads, &tables, &stop, portfolio, &remaining)?,
+        None => run(&mut slots, &sizes, &allotted, &tables, &stop, portfolio, &remaining)?,
     };
     let mut forward = SideStats::default();
     let mut backward = SideStats::default();
@@ -490,22 +550,49 @@ fn directions_used(d: Directions) -> &'static [Side] {
     }
 }
 
-/// Spreads the searches over a rayon pool of `threads` threads; each thread takes turns among
-/// its own share. The pool has exactly one job per thread, so every share runs at once (a
-/// share runs until the race ends; none may wait behind another).
+/// Runs the workers on the threads: while there are no more threads than searches, search `s`
+/// runs on thread `s % threads` (its workers taking turns there); beyond that, each search has
+/// `allotted[s]` threads of its own and its workers are dealt out over them. Each thread takes
+/// turns among the workers it holds ([`take_turns`]), on this thread if there is one, else in a
+/// rayon pool.
 fn run(
     slots: &mut [Slot<'_>],
-    threads: usize,
+    sizes: &[usize],
+    allotted: &[usize],
     tables: &[VisitedTable],
     stop: &Stop<'_>,
     portfolio: &Portfolio,
     remaining: &[AtomicUsize; 2],
 ) -> Result<End, SolveError> {
-    let turns = Turns { mode: portfolio.tables, forward_weight: portfolio.forward_weight.max(1) };
-    let mut shares: Vec<Vec<&mut Slot<'_>>> = (0..threads).map(|_| Vec::new()).collect();
-    for (i, slot) in slots.iter_mut().enumerate() {
-        shares[i % threads].push(slot);
+    let threads = portfolio.threads.clamp(1, slots.len().max(1));
+    let wide = threads > sizes.len();
+    let first_thread: Vec<usize> = allotted
+        .iter()
+        .scan(0, |next, &a| {
+            *next += a;
+            Some(*next - a)
+        })
+        .collect();
+    let (groups, inboxes): (Vec<Group>, Vec<_>) = sizes.iter().map(|&size| Group::new(size)).unzip();
+    // Each group's dry run is counted once, by whichever of its workers notices first.
+    let counted: Vec<AtomicBool> = sizes.iter().map(|_| AtomicBool::new(false)).collect();
+    let mut shares: Vec<Vec<Turn<'_, '_, '_>>> = (0..threads).map(|_| Vec::new()).collect();
+    // The slots of a group follow each other, in the order of its inboxes.
+    let inboxes = inboxes.into_iter().flat_map(|inbox| inbox.into_iter().enumerate());
+    for (slot, (id, inbox)) in slots.iter_mut().zip(inboxes) {
+        let g = slot.group;
+        let thread = if wide { first_thread[g] + id % allotted[g] } else { g % threads };
+        let mailbox = Mailbox::new(id, &groups[g], inbox);
+        shares[thread].push(Turn { slot, mailbox, steps: 0, waiting: false });
     }
+    let ctx = Turns {
+        mode: portfolio.tables,
+        forward_weight: portfolio.forward_weight.max(1),
+        counted: &counted,
+        remaining,
+        tables,
+        stop,
+    };
     if threads == 1 {
         // One share: run it on this thread. A pool built for it took 40% of the time of a
         // Boxoban level (three files, --jobs 2: 2,222 levels/s with it, 3,587 without, and
@@ -513,25 +600,32 @@ fn run(
         let share = shares.pop().unwrap_or_default();
         let end = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let _guard = StopOnDrop(stop);
-            take_turns(share, tables, stop, turns, remaining)
+            take_turns(share, &ctx)
         }));
         return end.map_err(|_| SolveError::Panic);
     }
+    race(shares, stop, |share| take_turns(share, &ctx))
+}
+
+/// Runs each job on a thread of its own in a rayon pool (exactly one job per thread, so all
+/// run at once: a job runs until the race ends and none may wait behind another). The first
+/// job that ends with anything but [`End::Stopped`] stops the others.
+fn race<J: Send>(jobs: Vec<J>, stop: &Stop<'_>, run: impl Fn(J) -> End + Sync) -> Result<End, SolveError> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(jobs.len())
         .thread_name(|t| format!("bisolve-portfolio-{t}"))
         .build()
         .map_err(|e| SolveError::Threads(e.to_string()))?;
-    let ends: Mutex<Vec<std::thread::Result<End>>> = Mutex::new(Vec::with_capacity(threads));
+    let ends: Mutex<Vec<std::thread::Result<End>>> = Mutex::new(Vec::with_capacity(jobs.len()));
     pool.scope(|s| {
-        for share in shares {
-            let ends = &ends;
+        for job in jobs {
+            let (ends, run) = (&ends, &run);
             s.spawn(move |_| {
-                // A panicking share stops the others (the guard's drop) and is reported as
+                // A panicking job stops the others (the guard's drop) and is reported as
                 // `SolveError::Panic` below, not re-raised in the caller.
                 let end = std::panic::catch_unwind(AssertUnwindSafe(|| {
                     let _guard = StopOnDrop(stop);
-                    let end = take_turns(share, tables, stop, turns, remaining);
+                    let end = run(job);
                     if !matches!(end, End::Stopped) {
                         stop.set();
                     }
@@ -553,61 +647,193 @@ fn run(
     Ok(result)
 }
 
-/// How the threads of a portfolio run their shares.
-#[derive(Clone, Copy, Debug)]
-struct Turns {
-    mode: TableMode,
-    forward_weight: u64,
+/// How many threads each search gets of `threads`: one each while there are no more threads
+/// than searches (they then share threads, see [`run`]); beyond that, the threads are dealt
+/// out evenly, and the ones left over go to backward searches first (on the hard sets the
+/// backward search finds almost every solution, see [`FORWARD_WEIGHT`]), then to forward
+/// searches, in the members' order.
+fn group_sizes(sides: &[Side], threads: usize) -> Vec<usize> {
+    let n = sides.len().max(1);
+    let base = (threads / n).max(1);
+    let mut sizes = vec![base; sides.len()];
+    let mut extra = threads.saturating_sub(base * n);
+    for side in [Side::Backward, Side::Forward] {
+        for (size, _) in sizes.iter_mut().zip(sides).filter(|(_, &s)| s == side) {
+            if extra == 0 {
+                return sizes;
+            }
+            *size += 1;
+            extra -= 1;
+        }
+    }
+    sizes
 }
 
-/// One thread's loop: step the search that has generated least (forward searches' counts
-/// weighted, see [`FORWARD_WEIGHT`]), until something ends it.
-fn take_turns(
-    mut share: Vec<&mut Slot<'_>>,
-    tables: &[VisitedTable],
-    stop: &Stop<'_>,
-    turns: Turns,
-    remaining: &[AtomicUsize; 2],
-) -> End {
-    let mode = turns.mode;
-    let weight = |search: &dyn Search| match search.side() {
-        Side::Forward => search.generated().saturating_mul(turns.forward_weight),
-        Side::Backward => search.generated(),
+/// A worker on its thread: its slot, its end of its group's mail, its steps since it started,
+/// and whether it is waiting for work from the rest of its group.
+struct Turn<'s, 'a, 'g> {
+    slot: &'s mut Slot<'a>,
+    mailbox: Mailbox<'g>,
+    steps: u64,
+    waiting: bool,
+}
+
+/// What the threads of a portfolio share while they take turns.
+struct Turns<'r> {
+    mode: TableMode,
+    forward_weight: u64,
+    /// Per group: whether its dry run has been counted.
+    counted: &'r [AtomicBool],
+    /// Per direction: the groups that have not run dry.
+    remaining: &'r [AtomicUsize; 2],
+    tables: &'r [VisitedTable],
+    stop: &'r Stop<'r>,
+}
+
+impl Turns<'_> {
+    /// A worker found its whole group dry. A search that may skip moves proves nothing by
+    /// running dry; otherwise the group counts once, and in a shared table a direction is
+    /// proven empty only when every group of it has run dry (in separate tables, one dry
+    /// group is proof for its member's level).
+    fn dry(&self, turn: &Turn<'_, '_, '_>) -> Option<End> {
+        let search = &turn.slot.search;
+        if !search.complete() || self.counted[turn.slot.group].swap(true, Ordering::SeqCst) {
+            return None;
+        }
+        let side = usize::from(search.side() == Side::Backward);
+        let last = self.remaining[side].fetch_sub(1, Ordering::SeqCst) == 1;
+        (self.mode == TableMode::Separate || last).then_some(End::Exhausted { member: turn.slot.member })
+    }
+}
+
+/// Steps between looks into the mail of a thread's waiting workers.
+const POLL_EVERY: u64 = 16;
+
+/// One thread's loop: step the worker that has generated least (forward workers' counts
+/// weighted, see [`FORWARD_WEIGHT`]) among those with work, until something ends it. A worker
+/// that runs out of work asks its group for some and waits, without holding up the others on
+/// its thread (a worker alone on its thread waits up to a millisecond at a time).
+fn take_turns(mut share: Vec<Turn<'_, '_, '_>>, ctx: &Turns<'_>) -> End {
+    let (stop, tables) = (ctx.stop, ctx.tables);
+    let weight = |turn: &Turn<'_, '_, '_>| {
+        let search = &turn.slot.search;
+        match search.side() {
+            Side::Forward => search.generated().saturating_mul(ctx.forward_weight),
+            Side::Backward => search.generated(),
+        }
     };
+    let patience = if share.len() == 1 { Duration::from_millis(1) } else { Duration::ZERO };
     let mut pacer = Pacer::new();
-    let side_index = |side: Side| usize::from(side == Side::Backward);
+    let mut rounds = 0u64;
     loop {
-        let Some(k) = (0..share.len()).min_by_key(|&k| weight(&*share[k].search)) else {
-            // Every search of this thread ran dry without proving anything (shared table):
-            // wait for the others.
-            while !stop.is_set() {
-                std::thread::sleep(Duration::from_millis(1));
-                stop.check_time();
+        rounds += 1;
+        let ready = share.iter().any(|t| !t.waiting);
+        if !ready || rounds % POLL_EVERY == 0 {
+            // Ask the waiting workers for news; remove those whose group ran dry.
+            for i in (0..share.len()).rev() {
+                if share[i].waiting {
+                    if let Some(end) = look_for_work(&mut share, i, ctx, patience) {
+                        return end;
+                    }
+                }
             }
-            return End::Stopped;
+        }
+        let Some(k) = (0..share.len()).filter(|&k| !share[k].waiting).min_by_key(|&k| weight(&share[k]))
+        else {
+            if share.is_empty() {
+                // Every search of this thread ran dry without proving anything (shared
+                // table): wait for the others.
+                return wait_for_the_others(stop);
+            }
+            stop.check_time();
+            if stop.is_set() {
+                return End::Stopped;
+            }
+            if patience.is_zero() {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+            continue;
         };
-        share[k].search.stop_check(stop, tables, pacer.tick());
+        let turn = &mut share[k];
+        turn.slot.search.stop_check(stop, tables, pacer.tick());
         if stop.is_set() {
             return End::Stopped;
         }
-        let slot = &mut share[k];
-        match slot.search.step(&tables[slot.table], stop) {
-            Step::Continue => {}
+        turn.slot.search.receive(&mut turn.mailbox);
+        if turn.slot.search.open_len() == 0 {
+            if let Some(end) = look_for_work(&mut share, k, ctx, patience) {
+                return end;
+            }
+            continue;
+        }
+        let slot = &mut *turn.slot;
+        match slot.search.step(&tables[slot.table], stop, Some(&mut turn.mailbox)) {
+            Step::Continue | Step::Exhausted => {}
             Step::Found(found) => return End::Found { member: slot.member, table: slot.table, found },
-            // A search that may skip moves proves nothing by running dry; the searches of its
-            // side still count as running, so that side never claims a proof.
-            Step::Exhausted if !slot.search.complete() => {
-                share.swap_remove(k);
-            }
-            Step::Exhausted => {
-                let member = slot.member;
-                let side = slot.search.side();
-                share.swap_remove(k);
-                let last = remaining[side_index(side)].fetch_sub(1, Ordering::SeqCst) == 1;
-                if mode == TableMode::Separate || last {
-                    return End::Exhausted { member };
-                }
-            }
+        }
+        turn.steps += 1;
+        if turn.steps % FLUSH_EVERY == 0 {
+            turn.mailbox.flush();
+        }
+    }
+}
+
+/// Worker `i` of a thread, out of work, asks its group for some: it waits (marked so) or goes
+/// on, or its group has run dry and it leaves the thread; `Some` when that ends the race.
+fn look_for_work(
+    share: &mut Vec<Turn<'_, '_, '_>>,
+    i: usize,
+    ctx: &Turns<'_>,
+    patience: Duration,
+) -> Option<End> {
+    let turn = &mut share[i];
+    match turn.slot.search.wait_for_work(&mut turn.mailbox, patience) {
+        Idle::Fed => turn.waiting = false,
+        Idle::Waiting => turn.waiting = true,
+        Idle::Dry => {
+            let end = ctx.dry(turn);
+            share.swap_remove(i);
+            return end;
+        }
+    }
+    None
+}
+
+/// A thread with nothing left to search waits for the others (or the limits) to end the race.
+fn wait_for_the_others(stop: &Stop<'_>) -> End {
+    while !stop.is_set() {
+        std::thread::sleep(Duration::from_millis(1));
+        stop.check_time();
+    }
+    End::Stopped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Side::{Backward as B, Forward as F};
+
+    #[test]
+    fn threads_up_to_the_search_count_give_one_worker_each() {
+        for threads in 0..=4 {
+            assert_eq!(group_sizes(&[F, B, B, F], threads), [1, 1, 1, 1], "{threads} threads");
+        }
+        assert_eq!(group_sizes(&[], 8), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn extra_threads_are_dealt_evenly_backward_first() {
+        assert_eq!(group_sizes(&[F, B], 3), [1, 2]);
+        assert_eq!(group_sizes(&[F, B], 16), [8, 8]);
+        assert_eq!(group_sizes(&[F, B], 17), [8, 9]);
+        assert_eq!(group_sizes(&[F, B, B], 5), [1, 2, 2]);
+        assert_eq!(group_sizes(&[F, B, F], 5), [2, 2, 1]);
+        assert_eq!(group_sizes(&[F, B, F], 8), [3, 3, 2]);
+        for threads in 3..40 {
+            let sizes = group_sizes(&[F, B, F, B, B], threads);
+            assert_eq!(sizes.iter().sum::<usize>(), threads.max(5), "{threads} threads: {sizes:?}");
+            let (lo, hi) = (sizes.iter().min(), sizes.iter().max());
+            assert!(hi.zip(lo).is_some_and(|(h, l)| h - l <= 1), "{threads} threads: {sizes:?}");
         }
     }
 }

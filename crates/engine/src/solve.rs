@@ -10,7 +10,7 @@ use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 
 use crate::bridge::{BridgeConfig, Bridges, Closest};
-use crate::hda::{Group, Mailbox};
+use crate::hda::{Group, Mailbox, FLUSH_EVERY};
 use crate::limits::{Cutoff, Limits, Pacer, Stop, StopOnDrop};
 use crate::portfolio::FORWARD_WEIGHT;
 use crate::stats::{SideStats, Stats};
@@ -368,9 +368,6 @@ fn run_interleaved<F: Expander, B: Expander>(
         }
     }
 }
-
-/// Expansions between flushes of the batches a worker sends to the others.
-const FLUSH_EVERY: u64 = 8;
 
 /// Every worker on its own thread: each direction's workers form a hash-distributed group
 /// ([`crate::hda`]), and all of them share the visited table. The first worker to find a

@@ -3,11 +3,12 @@
 use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, Root, Side};
 use bisolve_board::{Cell, PassThrough, State, Zobrist};
 
-use std::collections::HashSet;
+use dashmap::DashSet;
 use std::hash::BuildHasherDefault;
+use std::time::Duration;
 
 use crate::bridge::{Aim, Bridges, Closest};
-use crate::hda::Mailbox;
+use crate::hda::{Idle, Mailbox};
 use crate::limits::{Due, Stop};
 use crate::open::OpenList;
 use crate::stats::SideStats;
@@ -70,14 +71,15 @@ pub struct Worker<'a, E: Expander> {
     aim: Option<Aim<'a>>,
     /// Forward: bridges towards the backward searches' closest state.
     bridges: Option<Bridges<'a>>,
-    /// The states this worker has queued, when it shares a table with another search of its
-    /// direction (see [`Worker::with_own_visited`]).
-    own: Option<OwnVisited>,
+    /// The states this worker's search has queued, when it shares a table with another
+    /// search of its direction (see [`Worker::with_own_visited`]), and whether this worker
+    /// reports the set's bytes.
+    own: Option<(&'a OwnVisited, bool)>,
 }
 
-/// Whole fingerprints (exact: a worker that runs dry with it has searched everything) of the
-/// states one worker has queued.
-type OwnVisited = HashSet<u128, BuildHasherDefault<PassThrough>>;
+/// Whole fingerprints (exact: a search that runs dry with it has searched everything) of the
+/// states one search (the workers of one portfolio member's direction) has queued.
+pub type OwnVisited = DashSet<u128, BuildHasherDefault<PassThrough>>;
 
 /// Bytes per entry of an [`OwnVisited`] set: the key and hashbrown's control byte.
 const OWN_ENTRY_BYTES: usize = std::mem::size_of::<u128>() + 1;
@@ -116,10 +118,10 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// seen, and since both start from the same roots it ran dry after its first few states
     /// (`bwd-fess` beside `bi-fess` generated 3-5 states on XSokoban 40 and Sasquatch 17). With
     /// its own set each searches its whole space in its own order; the table still records
-    /// every state for meetings and paths. Costs 17 bytes per state queued, counted with the
-    /// open list.
-    pub fn with_own_visited(mut self) -> Self {
-        self.own = Some(OwnVisited::default());
+    /// every state for meetings and paths. The workers of one search share its set (`reports`:
+    /// this one counts its bytes with its open list, 17 bytes per state queued).
+    pub fn with_own_visited(mut self, set: &'a OwnVisited, reports: bool) -> Self {
+        self.own = Some((set, reports));
         self
     }
 
@@ -174,7 +176,7 @@ impl<'a, E: Expander> Worker<'a, E> {
             if let Insert::Meeting(_) = table.insert(root.fp, self.side, 0, PackedMove::ROOT) {
                 return Some(Found::Goal { side: self.side.other(), state: root.state });
             }
-            if let Some(own) = &mut self.own {
+            if let Some((own, _)) = self.own {
                 own.insert(root.fp.0);
             }
             self.queue_root(&root);
@@ -226,6 +228,12 @@ impl<'a, E: Expander> Worker<'a, E> {
         mailbox.idle(&mut self.open)
     }
 
+    /// Looks for work with an empty open list, waiting at most `patience` (see
+    /// [`Mailbox::wait_for_work`]).
+    pub fn wait_for_work(&mut self, mailbox: &mut Mailbox<'_>, patience: Duration) -> Idle {
+        mailbox.wait_for_work(&mut self.open, patience)
+    }
+
     /// Expands the best node. New children go to this worker's open list, or with a mailbox
     /// to the open list of the worker that owns them.
     pub fn step(&mut self, table: &VisitedTable, mut mailbox: Option<&mut Mailbox<'_>>) -> Step {
@@ -270,8 +278,8 @@ impl<'a, E: Expander> Worker<'a, E> {
             if inserted == Insert::Improved {
                 self.stats.improved += 1;
             }
-            if let Some(own) = &mut self.own {
-                // Queued once per worker, whoever recorded the state first; A* also queues
+            if let Some((own, _)) = self.own {
+                // Queued once per search, whoever recorded the state first; A* also queues
                 // a shorter path again.
                 let new_here = own.insert(child.fp.0);
                 inserted = match inserted {
@@ -338,7 +346,7 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// Queues `child` (laid out in `node`), which a bridge has just recorded in the table,
     /// for this worker, which would not meet it as new any more.
     pub(crate) fn queue_bridged(&mut self, depth: u32, child: &Child, node: &[u16]) {
-        if let Some(own) = &mut self.own {
+        if let Some((own, _)) = self.own {
             if !own.insert(child.fp.0) {
                 return;
             }
@@ -377,7 +385,11 @@ impl<'a, E: Expander> Worker<'a, E> {
 
     /// The bytes this worker's open list holds now.
     pub fn open_bytes(&self) -> usize {
-        self.open.bytes() + self.own.as_ref().map_or(0, |own| own.capacity() * OWN_ENTRY_BYTES)
+        let own = match self.own {
+            Some((own, true)) => own.capacity() * OWN_ENTRY_BYTES,
+            _ => 0,
+        };
+        self.open.bytes() + own
     }
 }
 

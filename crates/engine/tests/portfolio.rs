@@ -6,16 +6,29 @@ mod common;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use bisolve_engine::portfolio::{catalogue, default_members, members, DEFAULT_MEMBERS, FORWARD_WEIGHT};
+use bisolve_engine::portfolio::{
+    catalogue, default_members, members, DEFAULT_MEMBERS, DIVES, FORWARD_WEIGHT,
+};
 use bisolve_engine::{solve_portfolio, Limits, Outcome, Portfolio, Report, TableMode};
 use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
 
 fn run(level: &bisolve_board::Level, members_list: &str, threads: usize, tables: TableMode) -> Report {
+    run_dives(level, members_list, threads, tables, DIVES)
+}
+
+fn run_dives(
+    level: &bisolve_board::Level,
+    list: &str,
+    threads: usize,
+    tables: TableMode,
+    dives: usize,
+) -> Report {
     let portfolio = Portfolio {
-        members: members(members_list).expect("known members"),
+        members: members(list).expect("known members"),
         threads,
         tables,
         forward_weight: FORWARD_WEIGHT,
+        dives,
     };
     let limits = Limits { time: Some(Duration::from_secs(10)), ..Limits::default() };
     solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
@@ -38,9 +51,9 @@ fn the_catalogue_names_are_unique_and_the_defaults_exist() {
 fn demo_levels_are_solved_by_every_thread_count_and_table_mode() {
     let list = DEFAULT_MEMBERS.join(",");
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
-        for threads in [1, 2, 3, 5] {
+        for (threads, dives) in [(1, 1), (2, 1), (3, 1), (5, 1), (1, 3), (2, 4), (3, 2)] {
             for tables in [TableMode::Separate, TableMode::Shared] {
-                let report = run(&level, &list, threads, tables);
+                let report = run_dives(&level, &list, threads, tables, dives);
                 expect_solved(&level, &report);
                 let note = report.note.as_deref().unwrap_or_default();
                 assert!(note.starts_with("found by "), "{}: note {note:?}", level.name());
@@ -72,12 +85,13 @@ fn one_thread_portfolio_runs_repeat_exactly() {
 fn unsolvable_levels_are_proven_in_both_table_modes() {
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
         for tables in [TableMode::Separate, TableMode::Shared] {
-            for threads in [1, 3] {
-                let report = run(&level, "fwd-greedy,bwd-wastar,bi-nearest", threads, tables);
+            // 7 threads: more than the four searches, so each gets a group of workers.
+            for (threads, dives) in [(1, 1), (3, 1), (7, 1), (1, 3), (3, 2)] {
+                let report = run_dives(&level, "fwd-greedy,bwd-wastar,bi-nearest", threads, tables, dives);
                 assert_eq!(
                     report.outcome,
                     Outcome::Unsolvable,
-                    "{} ({tables:?}, {threads} threads)",
+                    "{} ({tables:?}, {threads} threads, {dives} dives)",
                     level.name()
                 );
             }
@@ -125,6 +139,35 @@ fn same_direction_members_in_a_shared_table_each_search_everything() {
     assert!(searched > 0, "every unsolvable level was proven before searching");
 }
 
+/// More threads than searches: each search becomes a group of workers sharing its work (see
+/// `bisolve_engine::hda`), every thread runs, and a group that runs dry still proves the level
+/// unsolvable once (the level below needs a search to prove it, in both table modes).
+#[test]
+fn more_threads_than_searches_solve_and_prove() {
+    let list = DEFAULT_MEMBERS.join(",");
+    let mut levels = valid_levels(&repo_levels().join("demo.xsb"));
+    if let Some(microban) = shared_collection("microban.xsb") {
+        levels.extend(microban.into_iter().step_by(15));
+    }
+    for level in &levels {
+        for threads in [4, 6] {
+            let report = run(level, &list, threads, TableMode::Shared);
+            expect_solved(level, &report);
+            assert_eq!(report.threads, threads, "{}", level.name());
+        }
+    }
+    let exhaustive = repo_levels().join("edge").join("unsolvable-exhaustive.xsb");
+    for level in valid_levels(&exhaustive) {
+        for tables in [TableMode::Separate, TableMode::Shared] {
+            for (list, threads) in [(list.as_str(), 4), (list.as_str(), 7), ("bi-fess,bwd-greedy", 8)] {
+                let report = run(&level, list, threads, tables);
+                assert_eq!(report.outcome, Outcome::Unsolvable, "{list} ({tables:?}, {threads} threads)");
+                assert!(report.stats.states > 0, "{list} ({threads} threads): proven without a search");
+            }
+        }
+    }
+}
+
 #[test]
 fn microban_sample_with_the_whole_catalogue() {
     let Some(levels) = shared_collection("microban.xsb") else {
@@ -155,6 +198,7 @@ fn a_shared_table_mixing_macro_kinds_rebuilds_its_solutions() {
         threads: 1,
         tables: TableMode::Shared,
         forward_weight: FORWARD_WEIGHT,
+        dives: DIVES,
     };
     let limits = Limits { time: Some(Duration::from_secs(120)), ..Limits::default() };
     let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
@@ -176,12 +220,13 @@ fn one_thread_shares_its_turns_by_the_forward_weight() {
     let level = &xsokoban[9];
     let mut bi_fess = members("bi-fess").expect("known members");
     bi_fess[0].strategy.bridges = false;
-    for weight in [FORWARD_WEIGHT, 1] {
+    for (weight, dives) in [(FORWARD_WEIGHT, DIVES), (1, DIVES), (FORWARD_WEIGHT, 4), (1, 4)] {
         let portfolio = Portfolio {
             members: bi_fess.clone(),
             threads: 1,
             tables: TableMode::Shared,
             forward_weight: weight,
+            dives,
         };
         let limits = Limits { states: Some(100_000), ..Limits::default() };
         let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
@@ -189,7 +234,38 @@ fn one_thread_shares_its_turns_by_the_forward_weight() {
         let ratio = fw * weight as f64 / bw;
         assert!(
             (0.8..1.25).contains(&ratio),
-            "weight {weight}: forward generated {fw}, backward {bw} (weighted ratio {ratio:.2})"
+            "weight {weight}, {dives} dives: forward generated {fw}, backward {bw} (weighted ratio {ratio:.2})"
         );
     }
+}
+
+/// `dives` runs each search as that many workers: on one thread they take turns in a fixed
+/// order (the same level gives the same solution), every solution replays, and the extra
+/// workers change the search (without bridges, whose long forward runs could hide it).
+#[test]
+fn dives_take_turns_deterministically_and_change_the_search() {
+    let mut bi_fess = members("bi-fess").expect("known members");
+    bi_fess[0].strategy.bridges = false;
+    let run = |level: &bisolve_board::Level, dives: usize| {
+        let portfolio = Portfolio {
+            members: bi_fess.clone(),
+            threads: 1,
+            tables: TableMode::Shared,
+            forward_weight: FORWARD_WEIGHT,
+            dives,
+        };
+        let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
+        solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
+    };
+    let mut changed = 0;
+    for level in valid_levels(&repo_levels().join("demo.xsb")) {
+        let one = run(&level, 1);
+        let (four, again) = (run(&level, 4), run(&level, 4));
+        expect_solved(&level, &one);
+        let (a, b) = (expect_solved(&level, &four), expect_solved(&level, &again));
+        assert_eq!(a.lurd, b.lurd, "{}: two one-thread runs with dives differ", level.name());
+        assert_eq!(four.stats.states, again.stats.states, "{}", level.name());
+        changed += usize::from(one.stats.states != four.stats.states);
+    }
+    assert!(changed > 0, "four workers per search searched exactly as one on every demo level");
 }
