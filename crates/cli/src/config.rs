@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 use bisolve_board::Level;
 use bisolve_engine::portfolio::{default_members, members, DIVES, FORWARD_WEIGHT};
 use bisolve_engine::{
-    solve, solve_portfolio, Config, Limits, Portfolio, PullConfig, PushConfig, Report, SolveError, Strategy,
-    TableMode,
+    solve, solve_portfolio, Config, Dives, Limits, Portfolio, PullConfig, PushConfig, Report, SolveError,
+    Strategy, TableMode,
 };
 
 use crate::args::{BoundArg, PruningArgs, SearchArgs, SolveArgs, TablesArg};
@@ -86,7 +86,10 @@ impl Plan {
                 TablesArg::Shared => TableMode::Shared,
             };
             let forward_weight = if pruning.equal_turns { 1 } else { FORWARD_WEIGHT };
-            let dives = pruning.dives.map_or(DIVES, |d| d as usize);
+            let dives = Dives {
+                forward: pruning.forward_dives.map_or(DIVES.forward, |d| d as usize),
+                backward: pruning.dives.map_or(DIVES.backward, |d| d as usize),
+            };
             return Ok(Plan::Portfolio(Portfolio { members, threads, tables, forward_weight, dives }));
         }
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;

@@ -61,9 +61,17 @@ fn exhaustive_unsolvable_level() {
     let run = bisolve(&["levels/edge/unsolvable-exhaustive.xsb", "--json", "--time-limit", "60"]);
     run.expect_code(1);
     assert_eq!(run.records()[0]["status"], "unsolvable", "{run}");
-    for (dives, threads) in [("1", "1"), ("3", "2"), ("2", "5")] {
-        let args =
-            ["levels/edge/unsolvable-exhaustive.xsb", "--json", "--dives", dives, "--threads", threads];
+    for (dives, forward, threads) in [("1", "1", "1"), ("3", "1", "2"), ("2", "2", "5"), ("3", "2", "1")] {
+        let args = [
+            "levels/edge/unsolvable-exhaustive.xsb",
+            "--json",
+            "--dives",
+            dives,
+            "--forward-dives",
+            forward,
+            "--threads",
+            threads,
+        ];
         let run = bisolve(&args);
         run.expect_code(1);
         let record = &run.records()[0];

@@ -208,6 +208,7 @@ fn bad_arguments() {
         (&["levels/demo.xsb", "--threads", "0"], "invalid value '0' for '--threads"),
         (&["levels/demo.xsb", "--threads", "many"], "invalid value 'many' for '--threads"),
         (&["levels/demo.xsb", "--dives", "0"], "invalid value '0' for '--dives"),
+        (&["levels/demo.xsb", "--forward-dives", "0"], "invalid value '0' for '--forward-dives"),
         (&["levels/demo.xsb", "--time-limit=-1"], "--time-limit must be a positive number of seconds"),
         (&["levels/demo.xsb", "--time-limit", "0"], "--time-limit must be a positive number of seconds"),
         (&["levels/demo.xsb", "--time-limit", "NaN"], "--time-limit must be a positive number of seconds"),

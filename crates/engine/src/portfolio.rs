@@ -89,10 +89,44 @@ pub struct Portfolio {
     /// search that has generated least, counting a forward search's children this many times.
     /// [`FORWARD_WEIGHT`] by default; 1 gives equal turns (`--equal-turns`).
     pub forward_weight: u64,
-    /// Workers per search (at least 1; more where the threads outnumber the searches): the
-    /// workers of a search take turns on its thread, each diving on its own best-first order
-    /// from the states the others hand it (see [`DIVES`]).
-    pub dives: usize,
+    /// Workers per search where the threads do not give each search several (see [`Dives`];
+    /// [`DIVES`] by default).
+    pub dives: Dives,
+}
+
+/// Workers per search (at least 1; more where the threads outnumber the searches): the workers
+/// of a search take turns on its thread, each diving on its own best-first order from the
+/// states the others hand it. Only the first starts from the roots; one that runs out of work
+/// gets the children the others rank below their parents (the way work is shared between
+/// threads, see [`crate::hda`]), and the shared table keeps them off each other's states. A
+/// search's share of its thread does not grow with its dives: a thread steps the search that has
+/// generated least, then that search's worker that has.
+///
+/// Extra dives are lottery tickets: more threads solve hard levels through their different
+/// dives, not their throughput (XSokoban 13 in 0.9 s on 16 threads, unsolved by 2 threads in
+/// 60 s). The gain is on the backward side: on 2 threads, 10 s a level, four forward dives
+/// solved none of the 33 levels one worker leaves unsolved, four backward dives 5 (2026-11-26,
+/// `benches/results/2026-11-26-backward-dives.txt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dives {
+    /// Workers per forward search (`--forward-dives`).
+    pub forward: usize,
+    /// Workers per backward search (`--dives`).
+    pub backward: usize,
+}
+
+impl Dives {
+    /// One worker per search (the default, [`DIVES`]).
+    pub const ONE: Dives = Dives { forward: 1, backward: 1 };
+
+    /// Workers for a search of this direction.
+    pub fn workers(&self, side: Side) -> usize {
+        match side {
+            Side::Forward => self.forward,
+            Side::Backward => self.backward,
+        }
+        .max(1)
+    }
 }
 
 /// The default [`Portfolio::forward_weight`] and [`crate::Config::forward_weight`]: the
@@ -105,16 +139,15 @@ pub struct Portfolio {
 pub const FORWARD_WEIGHT: u64 = 3;
 
 /// The default [`Portfolio::dives`]: one worker per search (more where the threads outnumber
-/// the searches). With `--dives N` each search runs as N workers taking turns on its thread.
-/// Only the first starts from the roots; one that runs out of work gets the children the others
-/// rank below their parents (the way work is shared between threads, see [`crate::hda`]), and
-/// each dives on its own best-first order, the shared table keeping them off each other's
-/// states. Measured against one worker (2026-11-26, XSokoban 1-45 + Sasquatch, 10 s a level,
-/// `benches/results/2026-11-26-threads-and-dives.txt`): on 2 threads, 4 workers solved 27 + 35
-/// (XSokoban 13, 18, 25 and Sasquatch 39 gained; XSokoban 20, 24, 29 and Sasquatch 42 lost) and
-/// at 60 s 31 + 37 against 30 + 36-37; on one thread (`--jobs 2`) 23 + 34 against 26 + 35, at
-/// 0.60M states/s against 0.69M. Not enough to make it the default.
-pub const DIVES: usize = 1;
+/// the searches). Measured (2026-11-26, `benches/results/2026-11-26-backward-dives.txt`):
+/// four backward dives on 2 threads solved 10 of 13 hard levels at 60 s twice, one worker 7
+/// and 8 (16-core machine, 8 levels at once); but at 10 s a level they solved XSokoban 1-45
+/// 24 and Sasquatch 34 against one worker's 28 and 35, and Microban II 133/135 against
+/// 135/135; on one thread (`--jobs 2`) 22 + 34 against 26 + 35. Variants that kept the first
+/// dive's strength lost the gain: dives joining after a million states solved no hard level,
+/// and the first dive keeping its whole thread (the extra dives on the forward search's) 9 of
+/// the 13 at 60 s and 26 + 35 at 10 s. So `--dives 4` is for long runs, not the default.
+pub const DIVES: Dives = Dives::ONE;
 
 fn member(
     name: &'static str,
@@ -393,7 +426,8 @@ pub fn solve_portfolio(
         .collect();
     let sides: Vec<Side> = searches.iter().map(|&(_, side)| side).collect();
     let allotted = group_sizes(&sides, portfolio.threads.max(1));
-    let sizes: Vec<usize> = allotted.iter().map(|&a| a.max(portfolio.dives.max(1))).collect();
+    let sizes: Vec<usize> =
+        allotted.iter().zip(&sides).map(|(&a, &side)| a.max(portfolio.dives.workers(side))).collect();
     let workers: usize = sizes.iter().sum();
     let threads = portfolio.threads.clamp(1, workers);
     let tables: Vec<VisitedTable> = (0..n_tables).map(|_| VisitedTable::new(16 * threads)).collect();
@@ -583,7 +617,7 @@ fn run(
         let g = slot.group;
         let thread = if wide { first_thread[g] + id % allotted[g] } else { g % threads };
         let mailbox = Mailbox::new(id, &groups[g], inbox);
-        shares[thread].push(Turn { slot, mailbox, steps: 0, waiting: false });
+        shares[thread].push(Turn { slot, mailbox, steps: 0, lag: 0, waiting: false });
     }
     let ctx = Turns {
         mode: portfolio.tables,
@@ -670,12 +704,28 @@ fn group_sizes(sides: &[Side], threads: usize) -> Vec<usize> {
 }
 
 /// A worker on its thread: its slot, its end of its group's mail, its steps since it started,
-/// and whether it is waiting for work from the rest of its group.
+/// what it is owed in turns, and whether it is waiting for work from the rest of its group.
 struct Turn<'s, 'a, 'g> {
     slot: &'s mut Slot<'a>,
     mailbox: Mailbox<'g>,
     steps: u64,
+    /// Added to its weighted count: a worker fed after waiting starts level with the busiest
+    /// worker of its search on its thread, so it takes its share from then on rather than
+    /// every turn of its search until it has caught up with the time it spent waiting.
+    lag: u64,
     waiting: bool,
+}
+
+impl Turn<'_, '_, '_> {
+    /// Its states generated, a forward worker's counted `forward_weight` times, plus its lag.
+    fn weight(&self, forward_weight: u64) -> u64 {
+        let search = &self.slot.search;
+        let generated = match search.side() {
+            Side::Forward => search.generated().saturating_mul(forward_weight),
+            Side::Backward => search.generated(),
+        };
+        generated.saturating_add(self.lag)
+    }
 }
 
 /// What the threads of a portfolio share while they take turns.
@@ -709,19 +759,19 @@ impl Turns<'_> {
 /// Steps between looks into the mail of a thread's waiting workers.
 const POLL_EVERY: u64 = 16;
 
-/// One thread's loop: step the worker that has generated least (forward workers' counts
-/// weighted, see [`FORWARD_WEIGHT`]) among those with work, until something ends it. A worker
-/// that runs out of work asks its group for some and waits, without holding up the others on
-/// its thread (a worker alone on its thread waits up to a millisecond at a time).
+/// One thread's loop: step the search (group) that has generated least on this thread,
+/// forward searches' counts weighted (see [`FORWARD_WEIGHT`]), and within it the worker that
+/// has, among those with work, until something ends it: a search's share of the thread does
+/// not grow with its number of dives. A worker that runs out of work asks its group for some
+/// and waits, without holding up the others on its thread (a worker alone on its thread waits
+/// up to a millisecond at a time).
 fn take_turns(mut share: Vec<Turn<'_, '_, '_>>, ctx: &Turns<'_>) -> End {
     let (stop, tables) = (ctx.stop, ctx.tables);
-    let weight = |turn: &Turn<'_, '_, '_>| {
-        let search = &turn.slot.search;
-        match search.side() {
-            Side::Forward => search.generated().saturating_mul(ctx.forward_weight),
-            Side::Backward => search.generated(),
-        }
-    };
+    let weight = |turn: &Turn<'_, '_, '_>| turn.weight(ctx.forward_weight);
+    let mut totals = vec![0u64; ctx.counted.len()];
+    for turn in &share {
+        totals[turn.slot.group] += weight(turn);
+    }
     let patience = if share.len() == 1 { Duration::from_millis(1) } else { Duration::ZERO };
     let mut pacer = Pacer::new();
     let mut rounds = 0u64;
@@ -738,7 +788,9 @@ fn take_turns(mut share: Vec<Turn<'_, '_, '_>>, ctx: &Turns<'_>) -> End {
                 }
             }
         }
-        let Some(k) = (0..share.len()).filter(|&k| !share[k].waiting).min_by_key(|&k| weight(&share[k]))
+        let Some(k) = (0..share.len())
+            .filter(|&k| !share[k].waiting)
+            .min_by_key(|&k| (totals[share[k].slot.group], weight(&share[k])))
         else {
             if share.is_empty() {
                 // Every search of this thread ran dry without proving anything (shared
@@ -767,10 +819,15 @@ fn take_turns(mut share: Vec<Turn<'_, '_, '_>>, ctx: &Turns<'_>) -> End {
             continue;
         }
         let slot = &mut *turn.slot;
+        let before = slot.search.generated();
         match slot.search.step(&tables[slot.table], stop, Some(&mut turn.mailbox)) {
             Step::Continue | Step::Exhausted => {}
             Step::Found(found) => return End::Found { member: slot.member, table: slot.table, found },
         }
+        let made = slot.search.generated() - before;
+        let made =
+            if slot.search.side() == Side::Forward { made.saturating_mul(ctx.forward_weight) } else { made };
+        totals[slot.group] = totals[slot.group].saturating_add(made);
         turn.steps += 1;
         if turn.steps % FLUSH_EVERY == 0 {
             turn.mailbox.flush();
@@ -788,7 +845,18 @@ fn look_for_work(
 ) -> Option<End> {
     let turn = &mut share[i];
     match turn.slot.search.wait_for_work(&mut turn.mailbox, patience) {
-        Idle::Fed => turn.waiting = false,
+        Idle::Fed => {
+            turn.waiting = false;
+            let group = share[i].slot.group;
+            let busiest = share
+                .iter()
+                .filter(|t| !t.waiting && t.slot.group == group)
+                .map(|t| t.weight(ctx.forward_weight))
+                .max();
+            let turn = &mut share[i];
+            let own = turn.weight(ctx.forward_weight);
+            turn.lag += busiest.unwrap_or(own).saturating_sub(own);
+        }
         Idle::Waiting => turn.waiting = true,
         Idle::Dry => {
             let end = ctx.dry(turn);

@@ -9,7 +9,7 @@ use std::time::Duration;
 use bisolve_engine::portfolio::{
     catalogue, default_members, members, DEFAULT_MEMBERS, DIVES, FORWARD_WEIGHT,
 };
-use bisolve_engine::{solve_portfolio, Limits, Outcome, Portfolio, Report, TableMode};
+use bisolve_engine::{solve_portfolio, Dives, Limits, Outcome, Portfolio, Report, TableMode};
 use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
 
 fn run(level: &bisolve_board::Level, members_list: &str, threads: usize, tables: TableMode) -> Report {
@@ -21,7 +21,7 @@ fn run_dives(
     list: &str,
     threads: usize,
     tables: TableMode,
-    dives: usize,
+    dives: Dives,
 ) -> Report {
     let portfolio = Portfolio {
         members: members(list).expect("known members"),
@@ -53,7 +53,7 @@ fn demo_levels_are_solved_by_every_thread_count_and_table_mode() {
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         for (threads, dives) in [(1, 1), (2, 1), (3, 1), (5, 1), (1, 3), (2, 4), (3, 2)] {
             for tables in [TableMode::Separate, TableMode::Shared] {
-                let report = run_dives(&level, &list, threads, tables, dives);
+                let report = run_dives(&level, &list, threads, tables, both(dives));
                 expect_solved(&level, &report);
                 let note = report.note.as_deref().unwrap_or_default();
                 assert!(note.starts_with("found by "), "{}: note {note:?}", level.name());
@@ -61,6 +61,11 @@ fn demo_levels_are_solved_by_every_thread_count_and_table_mode() {
             }
         }
     }
+}
+
+/// `n` workers for every search.
+fn both(n: usize) -> Dives {
+    Dives { forward: n, backward: n }
 }
 
 /// One thread is deterministic for the default portfolio too (it is the command line's
@@ -86,12 +91,22 @@ fn unsolvable_levels_are_proven_in_both_table_modes() {
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
         for tables in [TableMode::Separate, TableMode::Shared] {
             // 7 threads: more than the four searches, so each gets a group of workers.
-            for (threads, dives) in [(1, 1), (3, 1), (7, 1), (1, 3), (3, 2)] {
+            let uneven = Dives { forward: 2, backward: 3 };
+            let cases = [
+                (1, both(1)),
+                (3, both(1)),
+                (7, both(1)),
+                (1, both(3)),
+                (3, both(2)),
+                (1, uneven),
+                (3, uneven),
+            ];
+            for (threads, dives) in cases {
                 let report = run_dives(&level, "fwd-greedy,bwd-wastar,bi-nearest", threads, tables, dives);
                 assert_eq!(
                     report.outcome,
                     Outcome::Unsolvable,
-                    "{} ({tables:?}, {threads} threads, {dives} dives)",
+                    "{} ({tables:?}, {threads} threads, {dives:?})",
                     level.name()
                 );
             }
@@ -220,7 +235,17 @@ fn one_thread_shares_its_turns_by_the_forward_weight() {
     let level = &xsokoban[9];
     let mut bi_fess = members("bi-fess").expect("known members");
     bi_fess[0].strategy.bridges = false;
-    for (weight, dives) in [(FORWARD_WEIGHT, DIVES), (1, DIVES), (FORWARD_WEIGHT, 4), (1, 4)] {
+    // A search's share does not grow with its dives.
+    let backward = |n| Dives { forward: 1, backward: n };
+    let cases = [
+        (FORWARD_WEIGHT, DIVES),
+        (1, DIVES),
+        (FORWARD_WEIGHT, both(4)),
+        (1, both(4)),
+        (FORWARD_WEIGHT, backward(4)),
+        (1, backward(3)),
+    ];
+    for (weight, dives) in cases {
         let portfolio = Portfolio {
             members: bi_fess.clone(),
             threads: 1,
@@ -234,7 +259,7 @@ fn one_thread_shares_its_turns_by_the_forward_weight() {
         let ratio = fw * weight as f64 / bw;
         assert!(
             (0.8..1.25).contains(&ratio),
-            "weight {weight}, {dives} dives: forward generated {fw}, backward {bw} (weighted ratio {ratio:.2})"
+            "weight {weight}, {dives:?}: forward generated {fw}, backward {bw} (weighted ratio {ratio:.2})"
         );
     }
 }
@@ -246,7 +271,7 @@ fn one_thread_shares_its_turns_by_the_forward_weight() {
 fn dives_take_turns_deterministically_and_change_the_search() {
     let mut bi_fess = members("bi-fess").expect("known members");
     bi_fess[0].strategy.bridges = false;
-    let run = |level: &bisolve_board::Level, dives: usize| {
+    let run = |level: &bisolve_board::Level, dives: Dives| {
         let portfolio = Portfolio {
             members: bi_fess.clone(),
             threads: 1,
@@ -259,13 +284,15 @@ fn dives_take_turns_deterministically_and_change_the_search() {
     };
     let mut changed = 0;
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
-        let one = run(&level, 1);
-        let (four, again) = (run(&level, 4), run(&level, 4));
+        let one = run(&level, DIVES);
         expect_solved(&level, &one);
-        let (a, b) = (expect_solved(&level, &four), expect_solved(&level, &again));
-        assert_eq!(a.lurd, b.lurd, "{}: two one-thread runs with dives differ", level.name());
-        assert_eq!(four.stats.states, again.stats.states, "{}", level.name());
-        changed += usize::from(one.stats.states != four.stats.states);
+        for dives in [both(4), Dives { forward: 1, backward: 4 }, both(3)] {
+            let (four, again) = (run(&level, dives), run(&level, dives));
+            let (a, b) = (expect_solved(&level, &four), expect_solved(&level, &again));
+            assert_eq!(a.lurd, b.lurd, "{}: two one-thread runs with {dives:?} differ", level.name());
+            assert_eq!(four.stats.states, again.stats.states, "{}: {dives:?}", level.name());
+            changed += usize::from(one.stats.states != four.stats.states);
+        }
     }
-    assert!(changed > 0, "four workers per search searched exactly as one on every demo level");
+    assert!(changed > 0, "extra workers per search searched exactly as one on every demo level");
 }
