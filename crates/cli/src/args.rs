@@ -198,7 +198,8 @@ pub struct PruningArgs {
     #[arg(long)]
     pub equal_turns: bool,
     /// Workers per backward search of a portfolio, each diving on its own best-first order
-    /// from the states the others hand it (default 1; 4 measured best for long runs). The
+    /// from the states the others hand it (default 1, and 4 after a restart, see
+    /// `--restart-after`; giving `--dives` turns the default restart off). The
     /// workers of a search share its thread, or its threads where the threads outnumber the
     /// searches (then each search has at least as many workers as threads).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -206,6 +207,14 @@ pub struct PruningArgs {
     /// Workers per forward search of a portfolio, as `--dives` (default 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub forward_dives: Option<u32>,
+    /// A portfolio not done after SECS starts again from scratch with 4 backward dives for
+    /// the rest of its time limit. Default: 10 s where there are at least 2 threads and no more
+    /// than the searches (2 threads for the default portfolio), else none.
+    #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
+    pub restart_after: Option<f64>,
+    /// No restart (see `--restart-after`).
+    #[arg(long)]
+    pub no_restart: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -7,10 +7,12 @@ use bisolve_board::bound::BoundKind;
 use std::sync::atomic::AtomicBool;
 
 use bisolve_board::Level;
-use bisolve_engine::portfolio::{default_members, members, DIVES, FORWARD_WEIGHT};
+use bisolve_engine::portfolio::{
+    default_members, members, search_count, DIVES, FORWARD_WEIGHT, RESTART_DIVES,
+};
 use bisolve_engine::{
-    solve, solve_portfolio, Config, Dives, Limits, Portfolio, PullConfig, PushConfig, Report, SolveError,
-    Strategy, TableMode,
+    solve, solve_portfolio, Config, Dives, Limits, Portfolio, PullConfig, PushConfig, Report, Restart,
+    SolveError, Strategy, TableMode,
 };
 
 use crate::args::{BoundArg, PruningArgs, SearchArgs, SolveArgs, TablesArg};
@@ -90,7 +92,27 @@ impl Plan {
                 forward: pruning.forward_dives.map_or(DIVES.forward, |d| d as usize),
                 backward: pruning.dives.map_or(DIVES.backward, |d| d as usize),
             };
-            return Ok(Plan::Portfolio(Portfolio { members, threads, tables, forward_weight, dives }));
+            let restart = match (pruning.no_restart, pruning.restart_after) {
+                (true, _) => None,
+                // Dives asked for from the start: no restart to add them.
+                (false, None) if pruning.dives.is_some() || pruning.forward_dives.is_some() => None,
+                (false, None) => Restart::default_for(search_count(&members), threads),
+                (false, Some(secs)) => {
+                    if !(secs.is_finite() && secs > 0.0) {
+                        bail!("--restart-after must be a positive number of seconds, not {secs}");
+                    }
+                    let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
+                    Some(Restart { after, dives: Dives { forward: dives.forward, backward: RESTART_DIVES } })
+                }
+            };
+            return Ok(Plan::Portfolio(Portfolio {
+                members,
+                threads,
+                tables,
+                forward_weight,
+                dives,
+                restart,
+            }));
         }
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;
         strategy.inertia &= !pruning.no_inertia;

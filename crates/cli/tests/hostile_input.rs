@@ -209,6 +209,11 @@ fn bad_arguments() {
         (&["levels/demo.xsb", "--threads", "many"], "invalid value 'many' for '--threads"),
         (&["levels/demo.xsb", "--dives", "0"], "invalid value '0' for '--dives"),
         (&["levels/demo.xsb", "--forward-dives", "0"], "invalid value '0' for '--forward-dives"),
+        (
+            &["levels/demo.xsb", "--restart-after", "0"],
+            "--restart-after must be a positive number of seconds",
+        ),
+        (&["levels/demo.xsb", "--restart-after", "5", "--no-restart"], "cannot be used with"),
         (&["levels/demo.xsb", "--time-limit=-1"], "--time-limit must be a positive number of seconds"),
         (&["levels/demo.xsb", "--time-limit", "0"], "--time-limit must be a positive number of seconds"),
         (&["levels/demo.xsb", "--time-limit", "NaN"], "--time-limit must be a positive number of seconds"),

@@ -92,6 +92,49 @@ pub struct Portfolio {
     /// Workers per search where the threads do not give each search several (see [`Dives`];
     /// [`DIVES`] by default).
     pub dives: Dives,
+    /// A second start with other dives once the first has run for a while (see [`Restart`]).
+    pub restart: Option<Restart>,
+}
+
+/// A restart: when the first search has not finished after `after`, the portfolio starts again
+/// from scratch, with empty tables, as `dives` workers per search, for the rest of the time.
+/// A level the first search solves within `after` is solved exactly as without a restart.
+///
+/// It buys the extra dives' gain at long times without their losses at short ones (see
+/// [`DIVES`]). Emulated on the 13 levels within reach (2026-11-26, 2 threads, 2-core machine:
+/// one worker for 10 s, then four backward dives for 50 s): 11 of 13 solved within 60 s, against
+/// 7 and 8 for one worker and 10 and 10 for the dives alone at 60 s
+/// (`benches/results/2026-11-26-backward-dives.txt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Restart {
+    /// How long the first search runs.
+    pub after: Duration,
+    /// Workers per search from the restart on.
+    pub dives: Dives,
+}
+
+/// The default [`Restart::after`].
+pub const RESTART_AFTER: Duration = Duration::from_secs(10);
+
+/// Backward workers per search after the default restart.
+pub const RESTART_DIVES: usize = 4;
+
+impl Restart {
+    /// The default for a portfolio of `searches` searches on `threads` threads: after
+    /// [`RESTART_AFTER`], [`RESTART_DIVES`] backward dives, where there are at least two
+    /// threads and no more than the searches (for the default `bi-fess`, exactly 2 threads,
+    /// the case measured); else none. One thread stays deterministic (the restart is timed)
+    /// and keeps one worker per search (four backward dives cost levels there, see [`DIVES`]);
+    /// with more threads than searches, each search already runs several workers.
+    pub fn default_for(searches: usize, threads: usize) -> Option<Restart> {
+        (threads >= 2 && threads <= searches)
+            .then_some(Restart { after: RESTART_AFTER, dives: Dives { forward: 1, backward: RESTART_DIVES } })
+    }
+}
+
+/// How many searches a portfolio of these members runs: one per member's direction.
+pub fn search_count(members: &[Member]) -> usize {
+    members.iter().map(|m| directions_used(m.strategy.directions).len()).sum()
 }
 
 /// Workers per search (at least 1; more where the threads outnumber the searches): the workers
@@ -146,7 +189,8 @@ pub const FORWARD_WEIGHT: u64 = 3;
 /// 135/135; on one thread (`--jobs 2`) 22 + 34 against 26 + 35. Variants that kept the first
 /// dive's strength lost the gain: dives joining after a million states solved no hard level,
 /// and the first dive keeping its whole thread (the extra dives on the forward search's) 9 of
-/// the 13 at 60 s and 26 + 35 at 10 s. So `--dives 4` is for long runs, not the default.
+/// the 13 at 60 s and 26 + 35 at 10 s. So the dives come with a [`Restart`] after 10 s (the
+/// command line's default at 2 threads) instead of from the start.
 pub const DIVES: Dives = Dives::ONE;
 
 fn member(
@@ -367,8 +411,48 @@ enum End {
     Stopped,
 }
 
-/// Solves a level with a portfolio of searches.
+/// Solves a level with a portfolio of searches, restarting once if the portfolio says so and
+/// the time limit leaves room for it (see [`Restart`]). The report of a restarted solve counts
+/// both searches' effort and time.
 pub fn solve_portfolio(
+    level: &Level,
+    portfolio: &Portfolio,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Report, SolveError> {
+    let restart = portfolio.restart.filter(|r| limits.time.is_none_or(|t| t > r.after));
+    let Some(restart) = restart else {
+        return solve_once(level, portfolio, limits, cancel);
+    };
+    let first = solve_once(level, portfolio, &Limits { time: Some(restart.after), ..*limits }, cancel)?;
+    if !matches!(first.outcome, Outcome::Cutoff(Cutoff::Time)) {
+        return Ok(first);
+    }
+    let rest = Limits {
+        time: limits.time.map(|t| t.saturating_sub(first.elapsed)),
+        states: limits.states.map(|s| s.saturating_sub(first.stats.states)),
+        ..*limits
+    };
+    let second = Portfolio { dives: restart.dives, restart: None, ..portfolio.clone() };
+    let mut report = solve_once(level, &second, &rest, cancel)?;
+    let (a, b) = (&first.stats, &mut report.stats);
+    b.forward.add(&a.forward);
+    b.backward.add(&a.backward);
+    b.states += a.states;
+    b.table_bytes = b.table_bytes.max(a.table_bytes);
+    b.peak_open_bytes = b.peak_open_bytes.max(a.peak_open_bytes);
+    b.collisions += a.collisions;
+    report.elapsed += first.elapsed;
+    let restarted = format!("restarted after {:.0} s with more dives", first.elapsed.as_secs_f64());
+    report.note = Some(match report.note.take() {
+        Some(note) => format!("{note}, {restarted}"),
+        None => restarted,
+    });
+    Ok(report)
+}
+
+/// One portfolio search, without restarts.
+fn solve_once(
     level: &Level,
     portfolio: &Portfolio,
     limits: &Limits,

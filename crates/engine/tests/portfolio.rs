@@ -9,7 +9,9 @@ use std::time::Duration;
 use bisolve_engine::portfolio::{
     catalogue, default_members, members, DEFAULT_MEMBERS, DIVES, FORWARD_WEIGHT,
 };
-use bisolve_engine::{solve_portfolio, Dives, Limits, Outcome, Portfolio, Report, TableMode};
+use bisolve_engine::{
+    solve_portfolio, Cutoff, Dives, Limits, Outcome, Portfolio, Report, Restart, TableMode,
+};
 use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
 
 fn run(level: &bisolve_board::Level, members_list: &str, threads: usize, tables: TableMode) -> Report {
@@ -29,6 +31,7 @@ fn run_dives(
         tables,
         forward_weight: FORWARD_WEIGHT,
         dives,
+        restart: None,
     };
     let limits = Limits { time: Some(Duration::from_secs(10)), ..Limits::default() };
     solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
@@ -214,6 +217,7 @@ fn a_shared_table_mixing_macro_kinds_rebuilds_its_solutions() {
         tables: TableMode::Shared,
         forward_weight: FORWARD_WEIGHT,
         dives: DIVES,
+        restart: None,
     };
     let limits = Limits { time: Some(Duration::from_secs(120)), ..Limits::default() };
     let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
@@ -252,6 +256,7 @@ fn one_thread_shares_its_turns_by_the_forward_weight() {
             tables: TableMode::Shared,
             forward_weight: weight,
             dives,
+            restart: None,
         };
         let limits = Limits { states: Some(100_000), ..Limits::default() };
         let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
@@ -278,6 +283,7 @@ fn dives_take_turns_deterministically_and_change_the_search() {
             tables: TableMode::Shared,
             forward_weight: FORWARD_WEIGHT,
             dives,
+            restart: None,
         };
         let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
         solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
@@ -295,4 +301,83 @@ fn dives_take_turns_deterministically_and_change_the_search() {
         }
     }
     assert!(changed > 0, "extra workers per search searched exactly as one on every demo level");
+}
+
+/// A restart (`Portfolio::restart`) changes nothing for a level solved before it is due (one
+/// thread: the same solution after the same states), and once due it starts a second search
+/// whose solutions replay and whose report counts both searches.
+#[test]
+fn a_restart_changes_only_what_outlasts_it() {
+    let list = DEFAULT_MEMBERS.join(",");
+    let portfolio = |restart| Portfolio {
+        members: members(&list).expect("known members"),
+        threads: 1,
+        tables: TableMode::Shared,
+        forward_weight: FORWARD_WEIGHT,
+        dives: DIVES,
+        restart,
+    };
+    let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
+    let dives = Dives { forward: 1, backward: 3 };
+    let late = Restart { after: Duration::from_secs(25), dives };
+    let at_once = Restart { after: Duration::ZERO, dives };
+    let mut restarted = 0;
+    for level in valid_levels(&repo_levels().join("demo.xsb")) {
+        let solve = |restart| {
+            solve_portfolio(&level, &portfolio(restart), &limits, &AtomicBool::new(false)).expect("runs")
+        };
+        let (plain, before) = (solve(None), solve(Some(late)));
+        let (a, b) = (expect_solved(&level, &plain), expect_solved(&level, &before));
+        assert_eq!(a.lurd, b.lurd, "{}: a restart not yet due changed the search", level.name());
+        assert_eq!(plain.stats.states, before.stats.states, "{}", level.name());
+        // Due at once: the first search stops at its first look at the clock.
+        let report = solve(Some(at_once));
+        expect_solved(&level, &report);
+        let note = report.note.as_deref().unwrap_or_default();
+        if note.contains("restarted after") {
+            restarted += 1;
+            assert!(report.stats.states > 0, "{}", level.name());
+        }
+    }
+    assert!(restarted > 0, "no demo level outlasted a restart due at once");
+}
+
+/// A restarted search still proves unsolvable levels, and one that is never solved ends at
+/// the time limit with both searches counted.
+#[test]
+fn a_restarted_search_proves_and_stops() {
+    let restart = Some(Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 } });
+    for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
+        let portfolio = Portfolio {
+            members: members("fwd-greedy,bwd-wastar,bi-nearest").expect("known members"),
+            threads: 2,
+            tables: TableMode::Shared,
+            forward_weight: FORWARD_WEIGHT,
+            dives: DIVES,
+            restart,
+        };
+        let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
+        let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
+        assert_eq!(report.outcome, Outcome::Unsolvable, "{}", level.name());
+    }
+    let Some(xsokoban) = shared_collection("xsokoban-1-45.xsb") else {
+        return;
+    };
+    let portfolio = Portfolio {
+        members: default_members(),
+        threads: 2,
+        tables: TableMode::Shared,
+        forward_weight: FORWARD_WEIGHT,
+        dives: DIVES,
+        restart: Some(Restart {
+            after: Duration::from_millis(300),
+            dives: Dives { forward: 1, backward: 4 },
+        }),
+    };
+    let limits = Limits { time: Some(Duration::from_secs(1)), ..Limits::default() };
+    let report = solve_portfolio(&xsokoban[9], &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
+    assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time), "XSokoban 10 solved in a second?");
+    let note = report.note.as_deref().unwrap_or_default();
+    assert!(note.contains("restarted after"), "note {note:?}");
+    assert!(report.elapsed >= Duration::from_millis(900), "{:?}", report.elapsed);
 }
