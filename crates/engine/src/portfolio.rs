@@ -101,10 +101,13 @@ pub struct Portfolio {
 /// A level the first search solves within `after` is solved exactly as without a restart.
 ///
 /// It buys the extra dives' gain at long times without their losses at short ones (see
-/// [`DIVES`]). Emulated on the 13 levels within reach (2026-11-26, 2 threads, 2-core machine:
-/// one worker for 10 s, then four backward dives for 50 s): 11 of 13 solved within 60 s, against
-/// 7 and 8 for one worker and 10 and 10 for the dives alone at 60 s
-/// (`benches/results/2026-11-26-backward-dives.txt`).
+/// [`DIVES`]). On the 13 levels within reach (2026-11-26, 2 threads, 60 s, 2-core machine),
+/// the default restart (one worker for 10 s, then four backward dives) solved 11, against 7
+/// and 8 for one worker and 10 and 10 for the dives from the start (those two on a 16-core
+/// machine with 16 threads busy; `benches/results/2026-11-26-backward-dives.txt`).
+///
+/// The report of a restarted solve adds both searches' counts, states and table bytes (so
+/// bytes per state stay a per-state figure), and keeps the larger peak of open-list bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Restart {
     /// How long the first search runs.
@@ -439,7 +442,7 @@ pub fn solve_portfolio(
     b.forward.add(&a.forward);
     b.backward.add(&a.backward);
     b.states += a.states;
-    b.table_bytes = b.table_bytes.max(a.table_bytes);
+    b.table_bytes += a.table_bytes;
     b.peak_open_bytes = b.peak_open_bytes.max(a.peak_open_bytes);
     b.collisions += a.collisions;
     report.elapsed += first.elapsed;
