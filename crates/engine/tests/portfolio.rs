@@ -10,7 +10,7 @@ use bisolve_engine::portfolio::{
     catalogue, default_members, members, DEFAULT_MEMBERS, DIVES, FORWARD_WEIGHT,
 };
 use bisolve_engine::{
-    solve_portfolio, Cutoff, Dives, Limits, Outcome, Portfolio, Report, Restart, TableMode,
+    solve_portfolio, Cutoff, Dives, Limits, Member, Outcome, Portfolio, Report, Restart, TableMode,
 };
 use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
 
@@ -25,14 +25,7 @@ fn run_dives(
     tables: TableMode,
     dives: Dives,
 ) -> Report {
-    let portfolio = Portfolio {
-        members: members(list).expect("known members"),
-        threads,
-        tables,
-        forward_weight: FORWARD_WEIGHT,
-        dives,
-        restart: None,
-    };
+    let portfolio = Portfolio { tables, dives, ..shared(members(list).expect("known members"), threads) };
     let limits = Limits { time: Some(Duration::from_secs(10)), ..Limits::default() };
     solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
         .unwrap_or_else(|e| panic!("{}: portfolio failed: {e}", level.name()))
@@ -63,6 +56,19 @@ fn demo_levels_are_solved_by_every_thread_count_and_table_mode() {
                 assert!(report.strategy.starts_with("portfolio("), "{}", report.strategy);
             }
         }
+    }
+}
+
+/// A portfolio of these members on `threads` threads in one shared table, with the default
+/// turns and dives and no restart.
+fn shared(members: Vec<Member>, threads: usize) -> Portfolio {
+    Portfolio {
+        members,
+        threads,
+        tables: TableMode::Shared,
+        forward_weight: FORWARD_WEIGHT,
+        dives: DIVES,
+        restart: None,
     }
 }
 
@@ -211,14 +217,7 @@ fn a_shared_table_mixing_macro_kinds_rebuilds_its_solutions() {
     };
     let level = &sasquatch[45];
     assert_eq!(level.index(), 46);
-    let portfolio = Portfolio {
-        members: members("bi-fess,bi-fess-packing").expect("known members"),
-        threads: 1,
-        tables: TableMode::Shared,
-        forward_weight: FORWARD_WEIGHT,
-        dives: DIVES,
-        restart: None,
-    };
+    let portfolio = shared(members("bi-fess,bi-fess-packing").expect("known members"), 1);
     let limits = Limits { time: Some(Duration::from_secs(120)), ..Limits::default() };
     let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false))
         .unwrap_or_else(|e| panic!("Sasquatch 46: {e}"));
@@ -250,14 +249,7 @@ fn one_thread_shares_its_turns_by_the_forward_weight() {
         (1, backward(3)),
     ];
     for (weight, dives) in cases {
-        let portfolio = Portfolio {
-            members: bi_fess.clone(),
-            threads: 1,
-            tables: TableMode::Shared,
-            forward_weight: weight,
-            dives,
-            restart: None,
-        };
+        let portfolio = Portfolio { forward_weight: weight, dives, ..shared(bi_fess.clone(), 1) };
         let limits = Limits { states: Some(100_000), ..Limits::default() };
         let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
         let (fw, bw) = (report.stats.forward.generated as f64, report.stats.backward.generated as f64);
@@ -277,14 +269,7 @@ fn dives_take_turns_deterministically_and_change_the_search() {
     let mut bi_fess = members("bi-fess").expect("known members");
     bi_fess[0].strategy.bridges = false;
     let run = |level: &bisolve_board::Level, dives: Dives| {
-        let portfolio = Portfolio {
-            members: bi_fess.clone(),
-            threads: 1,
-            tables: TableMode::Shared,
-            forward_weight: FORWARD_WEIGHT,
-            dives,
-            restart: None,
-        };
+        let portfolio = Portfolio { dives, ..shared(bi_fess.clone(), 1) };
         let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
         solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
     };
@@ -309,14 +294,7 @@ fn dives_take_turns_deterministically_and_change_the_search() {
 #[test]
 fn a_restart_changes_only_what_outlasts_it() {
     let list = DEFAULT_MEMBERS.join(",");
-    let portfolio = |restart| Portfolio {
-        members: members(&list).expect("known members"),
-        threads: 1,
-        tables: TableMode::Shared,
-        forward_weight: FORWARD_WEIGHT,
-        dives: DIVES,
-        restart,
-    };
+    let portfolio = |restart| Portfolio { restart, ..shared(members(&list).expect("known members"), 1) };
     let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
     let dives = Dives { forward: 1, backward: 3 };
     let late = Restart { after: Duration::from_secs(25), dives };
@@ -349,12 +327,8 @@ fn a_restarted_search_proves_and_stops() {
     let restart = Some(Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 } });
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
         let portfolio = Portfolio {
-            members: members("fwd-greedy,bwd-wastar,bi-nearest").expect("known members"),
-            threads: 2,
-            tables: TableMode::Shared,
-            forward_weight: FORWARD_WEIGHT,
-            dives: DIVES,
             restart,
+            ..shared(members("fwd-greedy,bwd-wastar,bi-nearest").expect("known members"), 2)
         };
         let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
         let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
@@ -364,15 +338,11 @@ fn a_restarted_search_proves_and_stops() {
         return;
     };
     let portfolio = Portfolio {
-        members: default_members(),
-        threads: 2,
-        tables: TableMode::Shared,
-        forward_weight: FORWARD_WEIGHT,
-        dives: DIVES,
         restart: Some(Restart {
             after: Duration::from_millis(300),
             dives: Dives { forward: 1, backward: 4 },
         }),
+        ..shared(default_members(), 2)
     };
     let limits = Limits { time: Some(Duration::from_secs(1)), ..Limits::default() };
     let report = solve_portfolio(&xsokoban[9], &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
