@@ -193,6 +193,7 @@ fn configs() -> Vec<(&'static str, PushConfig)> {
         ("all", on),
         ("no_dead_squares", PushConfig { dead_squares: false, ..on }),
         ("no_freeze", PushConfig { freeze: false, ..on }),
+        ("no_diagonals", PushConfig { diagonals: false, ..on }),
         ("no_tunnels", PushConfig { tunnels: false, ..on }),
         ("no_frozen_goals", PushConfig { frozen_goals: false, ..on }),
         ("no_corrals", PushConfig { corrals: false, ..on }),

@@ -10,6 +10,7 @@
 mod analysis;
 mod board;
 pub mod bound;
+pub mod diagonal;
 mod dir;
 mod error;
 pub mod freeze;

@@ -129,6 +129,10 @@ pub struct PruningArgs {
     /// Do not treat boxes frozen on goals as walls when measuring distances to other goals.
     #[arg(long)]
     pub no_frozen_goals: bool,
+    /// Do not prune closed diagonal deadlocks (empty squares shut in along a diagonal by boxes
+    /// and walls that can never all be finished).
+    #[arg(long)]
+    pub no_diagonals: bool,
     /// Do not restrict the search to pushes into PI-corrals (nor detect corral deadlocks).
     #[arg(long)]
     pub no_corrals: bool,

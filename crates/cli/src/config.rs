@@ -32,6 +32,7 @@ impl From<BoundArg> for BoundKind {
 pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConfig) {
     push.dead_squares &= !p.no_dead_squares;
     push.freeze &= !p.no_freeze;
+    push.diagonals &= !p.no_diagonals;
     push.tunnels &= !p.no_tunnels;
     push.frozen_goals &= !p.no_frozen_goals;
     push.corrals &= !p.no_corrals;

@@ -5,6 +5,8 @@
 //! - dead squares: a box pushed where no goal can be reached from;
 //! - freeze deadlocks ([`bisolve_board::freeze`]): boxes frozen on both axes with one off its
 //!   goal;
+//! - closed diagonal deadlocks ([`bisolve_board::diagonal`]): empty squares shut in along a
+//!   diagonal by boxes and walls that can never all be finished;
 //! - the lower bound: no perfect matching of boxes to goals means a deadlock;
 //! - boxes frozen on goals are walls for the others ([`frozen`]): goals they cut off make the
 //!   matching fail;
@@ -33,6 +35,7 @@ pub mod frozen;
 pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
+use bisolve_board::diagonal;
 use bisolve_board::moves::{pushes_along, Push};
 use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
@@ -58,6 +61,9 @@ pub struct PushConfig {
     pub dead_squares: bool,
     /// Prune freeze deadlocks. Default on.
     pub freeze: bool,
+    /// Prune closed diagonal deadlocks: a diagonal of empty squares shut in by boxes and
+    /// walls, which no push can finish (see [`bisolve_board::diagonal`]). Default on.
+    pub diagonals: bool,
     /// The lower bound that orders the search and detects matching deadlocks. Default
     /// [`BoundKind::Matching`].
     pub bound: BoundKind,
@@ -118,6 +124,7 @@ impl Default for PushConfig {
         PushConfig {
             dead_squares: true,
             freeze: true,
+            diagonals: true,
             bound: BoundKind::Matching,
             tunnels: true,
             frozen_goals: true,
@@ -427,6 +434,11 @@ impl Forward<'_> {
             s.boxes.move_box(to, b);
             return;
         }
+        if self.config.diagonals && diagonal::is_deadlock(board, &s.boxes, macro_player.unwrap_or(b), to) {
+            s.pruned_diagonals += 1;
+            s.boxes.move_box(to, b);
+            return;
+        }
         let h = if self.config.frozen_goals && verdict == Verdict::FrozenOnGoals {
             let h = self.bound_after_freezing(s, node, i, to);
             if h.is_none() {
@@ -528,6 +540,7 @@ pub struct PushScratch {
     child_boxes: Vec<Cell>,
     pruned_dead: u64,
     pruned_freeze: u64,
+    pruned_diagonals: u64,
     pruned_bound: u64,
     pruned_forced: u64,
     pruned_frozen_goals: u64,
@@ -565,6 +578,7 @@ impl Expander for Forward<'_> {
             child_boxes: Vec::new(),
             pruned_dead: 0,
             pruned_freeze: 0,
+            pruned_diagonals: 0,
             pruned_bound: 0,
             pruned_forced: 0,
             pruned_frozen_goals: 0,
@@ -725,6 +739,7 @@ impl Expander for Forward<'_> {
         vec![
             ("dead squares", s.pruned_dead),
             ("freeze", s.pruned_freeze),
+            ("closed diagonal", s.pruned_diagonals),
             ("bound", s.pruned_bound),
             ("tunnel (forced box)", s.pruned_forced),
             ("frozen goals", s.pruned_frozen_goals),
@@ -741,5 +756,66 @@ impl Expander for Forward<'_> {
             ("packing macros", s.packing_macros),
             ("goal cut (restricted expansions)", s.goal_cuts),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bisolve_board::Level;
+
+    /// Every technique off but the closed diagonals (when `diagonals`), and no bound.
+    fn only_diagonals(diagonals: bool) -> PushConfig {
+        PushConfig {
+            dead_squares: false,
+            freeze: false,
+            diagonals,
+            bound: BoundKind::Zero,
+            tunnels: false,
+            frozen_goals: false,
+            corrals: false,
+            corral_deadlocks: false,
+            pair_deadlocks: false,
+            sealed_goals: false,
+            goal_macros: false,
+            goal_cut: false,
+            features: false,
+            packing: false,
+            packing_macros: false,
+        }
+    }
+
+    /// Where the pushes of the level's start take boxes, with the given configuration.
+    fn targets(level: &Level, config: PushConfig) -> Vec<Cell> {
+        let board = level.board();
+        let forward = Forward::new(board, level.start(), config);
+        let mut scratch = forward.new_scratch();
+        let start = level.start();
+        let node = NodeRef {
+            boxes: &start.boxes,
+            player: start.normalized_player(board),
+            fp: start.fingerprint(board),
+            g: 0,
+        };
+        let mut out = Vec::new();
+        forward.expand(&mut scratch, node, &mut out);
+        out.iter().map(|c| c.to).collect()
+    }
+
+    #[test]
+    fn the_push_that_closes_a_diagonal_is_pruned_only_with_the_switch_on() {
+        // Pushing the lowest box up closes a diagonal of six boxes off their goals between
+        // two walls (see bisolve_board::diagonal).
+        let level = Level::parse(
+            "##########\n#        #\n# #$     #\n# $ $    #\n#  $ $   #\n#    #   #\n\
+             #   $    #\n#   @    #\n#  ...   #\n#  ...   #\n##########",
+        )
+        .expect("valid level");
+        let closing = level.board().cell(4, 5).expect("floor");
+        assert!(targets(&level, only_diagonals(false)).contains(&closing));
+        let pruned = targets(&level, only_diagonals(true));
+        assert!(!pruned.contains(&closing));
+        // The push the other way, which opens nothing, is kept.
+        assert!(pruned.contains(&level.board().cell(4, 7).expect("floor")));
     }
 }
