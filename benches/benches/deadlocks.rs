@@ -199,6 +199,7 @@ fn configs() -> Vec<(&'static str, PushConfig)> {
         ("no_corrals", PushConfig { corrals: false, ..on }),
         ("no_corral_deadlocks", PushConfig { corral_deadlocks: false, ..on }),
         ("no_pair_deadlocks", PushConfig { pair_deadlocks: false, ..on }),
+        ("triple_deadlocks", PushConfig { triple_deadlocks: true, ..on }),
         ("bound_nearest", PushConfig { bound: BoundKind::Nearest, ..on }),
     ]
 }

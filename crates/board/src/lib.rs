@@ -26,6 +26,7 @@ pub mod sealed;
 pub mod search;
 mod state;
 pub mod subset;
+pub mod triples;
 
 pub use crate::board::{
     Board, Cell, DistanceTable, PushReach, MAX_CELLS, NO_CELL, TUNNEL_HORIZONTAL, TUNNEL_VERTICAL,

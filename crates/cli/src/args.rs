@@ -184,6 +184,11 @@ pub struct PruningArgs {
     /// default).
     #[arg(long)]
     pub packing: bool,
+    /// Prune pushes that leave three boxes in a position they alone can never finish (a table
+    /// built before the search, on boards of up to 100 live squares). Off by default
+    /// (measured neutral, and the table takes up to a second to build).
+    #[arg(long)]
+    pub triple_deadlocks: bool,
     /// Do not break ties in favour of pushing the box the last move pushed (inertia).
     #[arg(long)]
     pub no_inertia: bool,

@@ -46,6 +46,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     pull.start_freeze &= !p.no_pull_start_freeze;
 
     push.packing |= p.packing;
+    push.triple_deadlocks |= p.triple_deadlocks;
     push.packing_macros |= p.packing_macros;
     pull.packing |= p.packing;
     pull.sealed_starts |= p.pull_sealed_starts;

@@ -652,6 +652,7 @@ fn shared_macro_config(members: &[Member], tables: TableMode) -> Option<PushConf
         packing_macros: configs.iter().any(|c| c.packing_macros),
         goal_cut: false,
         pair_deadlocks: false,
+        triple_deadlocks: false,
         sealed_goals: false,
         features: false,
         ..PushConfig::default()

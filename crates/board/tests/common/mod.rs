@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use bisolve_board::moves::{self, ReplayStats};
-use bisolve_board::{load_collection, Board, Cell, Collection, Dir, Level, State};
+use bisolve_board::{load_collection, Board, BoxMap, Cell, Collection, Dir, Level, Reach, State, NO_CELL};
 use proptest::test_runner::{Config as ProptestConfig, RngSeed};
 
 /// The project's own levels: `levels/` at the workspace root.
@@ -130,4 +130,54 @@ pub fn proptest_config(cases: u32, seed: u64) -> ProptestConfig {
         failure_persistence: None,
         ..ProptestConfig::default()
     }
+}
+
+/// Whether some position reachable from any of `starts` by pushes has every box on a goal (a
+/// breadth-first search over all pushes, boxes sorted, player normalized, no pruning at all).
+/// The boxes need not match the goals in number.
+pub fn solvable(board: &Board, starts: &[State]) -> bool {
+    let n = board.n_cells();
+    let mut map = BoxMap::new(n);
+    let mut reach = Reach::new(n);
+    let mut key = |state: &State, map: &mut BoxMap| {
+        map.set_all(&state.boxes);
+        let min = reach.fill(board, map, state.player);
+        map.clear_all(&state.boxes);
+        (state.boxes.clone(), min)
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = std::collections::VecDeque::new();
+    for s in starts {
+        if seen.insert(key(s, &mut map)) {
+            queue.push_back(s.clone());
+        }
+    }
+    let mut fill = Reach::new(n);
+    while let Some(state) = queue.pop_front() {
+        if state.is_solved(board) {
+            return true;
+        }
+        map.set_all(&state.boxes);
+        fill.fill(board, &map, state.player);
+        let mut children = Vec::new();
+        for &b in &state.boxes {
+            for d in Dir::ALL {
+                let from = board.neighbour(b, d.opposite());
+                let to = board.neighbour(b, d);
+                if from == NO_CELL || to == NO_CELL || map.is_box(to) || !fill.contains(from) {
+                    continue;
+                }
+                let mut child = state.clone();
+                child.move_box(b, to, b);
+                children.push(child);
+            }
+        }
+        map.clear_all(&state.boxes);
+        for child in children {
+            if seen.insert(key(&child, &mut map)) {
+                queue.push_back(child);
+            }
+        }
+    }
+    false
 }
