@@ -34,9 +34,15 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 14] = [
+const EDGE: [Edge; 15] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
     Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
+    Edge {
+        file: "closed-diagonal.xsb",
+        title: "Closed diagonal",
+        n_boxes: 2,
+        solution: Some("luurDldRRRulluuRurDDD"),
+    },
     Edge { file: "dead-at-start.xsb", title: "Dead at start", n_boxes: 2, solution: None },
     Edge {
         file: "goal-room.xsb",
