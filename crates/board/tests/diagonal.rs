@@ -123,14 +123,7 @@ fn random_level(kinds: &[u8], goal_keys: &[u8], player: usize) -> Option<String>
             _ => b'.',
         };
     }
-    let mut text = "#".repeat(SIDE + 2) + "\n";
-    for row in grid.chunks(SIDE) {
-        text.push('#');
-        text.extend(row.iter().map(|&c| c as char));
-        text.push_str("#\n");
-    }
-    text.push_str(&"#".repeat(SIDE + 2));
-    Some(text)
+    Some(common::walled(&grid, SIDE))
 }
 
 fn diagonal_verdicts(board: &Board, level: &Level) -> bool {
@@ -242,14 +235,7 @@ fn random_solved(kinds: &[u8], goal_keys: &[u8]) -> Option<String> {
         grid[i] = b'*';
     }
     grid[open[open.len() - 1]] = b'@';
-    let mut text = "#".repeat(SIDE + 2) + "\n";
-    for row in grid.chunks(SIDE) {
-        text.push('#');
-        text.extend(row.iter().map(|&c| c as char));
-        text.push_str("#\n");
-    }
-    text.push_str(&"#".repeat(SIDE + 2));
-    Some(text)
+    Some(common::walled(&grid, SIDE))
 }
 
 proptest! {

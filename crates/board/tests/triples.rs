@@ -69,13 +69,7 @@ fn random_level(kinds: &[u8], goal_keys: &[u8]) -> Option<Level> {
         grid[i] = b'$';
     }
     grid[open[2 * goals]] = b'@';
-    let mut text = "#".repeat(SIDE + 2) + "\n";
-    for row in grid.chunks(SIDE) {
-        text.push('#');
-        text.extend(row.iter().map(|&c| c as char));
-        text.push_str("#\n");
-    }
-    text.push_str(&"#".repeat(SIDE + 2));
+    let text = common::walled(&grid, SIDE);
     Level::parse(&text).ok().filter(|l| l.walled_off().is_none())
 }
 

@@ -181,3 +181,15 @@ pub fn solvable(board: &Board, starts: &[State]) -> bool {
     }
     false
 }
+
+/// XSB text of a rectangle of squares (`side` to a row) inside a ring of walls.
+pub fn walled(grid: &[u8], side: usize) -> String {
+    let mut text = "#".repeat(side + 2) + "\n";
+    for row in grid.chunks(side) {
+        text.push('#');
+        text.extend(row.iter().map(|&c| c as char));
+        text.push_str("#\n");
+    }
+    text.push_str(&"#".repeat(side + 2));
+    text
+}
