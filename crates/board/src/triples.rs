@@ -1,26 +1,24 @@
 //! Deadlock tables for three boxes on small boards, computed before the search by retrograde
-//! analysis, one for each direction of search (the three-box form of [`crate::pairs`]).
+//! analysis, for the forward search (the three-box form of [`crate::pairs`]; the backward
+//! search has no mirror table: this one measured neutral, see `PushConfig::triple_deadlocks`).
 //!
-//! Pushing: take three boxes alone on the board. From every position with all three on goals
-//! (any three goals, the player anywhere), pull them back in every way the rules allow; every
+//! Take three boxes alone on the board. From every position with all three on goals (any
+//! three goals, the player anywhere), pull them back in every way the rules allow; every
 //! three-box position reached can still be finished, and a set of three squares never reached
 //! with the player anywhere cannot. A position of the whole level in which three boxes stand
 //! on such squares is dead too: the level's solution, with the pushes of the other boxes left
-//! out, would finish the three (taking boxes away never makes a push illegal). Pulling is the
-//! mirror image, from three start squares by pushes.
+//! out, would finish the three (taking boxes away never makes a push illegal).
 //!
 //! Unlike the pair table this one does not tell the player's areas apart: a triple is dead
 //! only when no area of it is alive, which keeps the table one bit per triple. Only squares a
-//! lone box can still leave for a target count ([`Board::is_push_dead`] resp.
-//! [`Board::is_pull_dead`] false), and boards with more of them than [`MAX_LIVE_CELLS`] get
-//! no table (the triples grow as the cube).
+//! lone box can still push to a goal count ([`Board::is_push_dead`] false), and boards with
+//! more of them than [`MAX_LIVE_CELLS`] get no table (the triples grow as the cube).
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
 use crate::board::{Board, Cell, NO_CELL};
 use crate::dir::Dir;
-use crate::pairs::PairMode;
 use crate::reach::{BoxMap, Reach};
 use crate::state::PassThrough;
 
@@ -32,7 +30,7 @@ const MAX_POSITIONS: usize = 2_000_000;
 
 const NONE: u16 = u16::MAX;
 
-/// The triple table of one board and direction.
+/// The triple table of one board.
 #[derive(Debug, Clone)]
 pub struct TripleTable {
     /// Per cell: its index among the live squares, or `NONE`.
@@ -45,18 +43,14 @@ pub struct TripleTable {
 }
 
 impl TripleTable {
-    /// Builds the table for one direction of search, or `None` when the board has more than
-    /// [`MAX_LIVE_CELLS`] live squares, fewer than three boxes, or too many positions.
-    pub fn new(board: &Board, mode: PairMode) -> Option<TripleTable> {
+    /// Builds the table, or `None` when the board has more than [`MAX_LIVE_CELLS`] live
+    /// squares, fewer than three boxes, or too many positions.
+    pub fn new(board: &Board) -> Option<TripleTable> {
         let n = board.n_cells();
-        let is_live = |c: Cell| match mode {
-            PairMode::Push => !board.is_push_dead(c),
-            PairMode::Pull => !board.is_pull_dead(c),
-        };
         let mut live = vec![NONE; n];
         let mut l = 0;
         for c in 0..n as Cell {
-            if is_live(c) {
+            if !board.is_push_dead(c) {
                 live[c as usize] = l as u16;
                 l += 1;
             }
@@ -66,7 +60,7 @@ impl TripleTable {
         }
         let mut table = TripleTable { live, l, dead: vec![0u64; (l * l * l).div_ceil(64)], n_dead: 0 };
         // Mark the triples reached alive, then turn the marks into dead bits.
-        for t in Retrograde::new(board, mode).run()? {
+        for t in Retrograde::new(board).run()? {
             let bit = table.bit(t[0], t[1], t[2])?;
             table.dead[bit / 64] |= 1 << (bit % 64);
         }
@@ -88,7 +82,7 @@ impl TripleTable {
     }
 
     /// True if boxes on `a`, `b` and `c` (three different squares), alone on the board, can
-    /// never all reach targets, wherever the player is. False when any of them is not a live
+    /// never all reach goals, wherever the player is. False when any of them is not a live
     /// square (the table says nothing about those).
     #[inline]
     pub fn is_dead(&self, a: Cell, b: Cell, c: Cell) -> bool {
@@ -110,7 +104,6 @@ impl TripleTable {
 /// The breadth-first walk backwards from the finished triples.
 struct Retrograde<'a> {
     board: &'a Board,
-    mode: PairMode,
     boxes: BoxMap,
     reach: Reach,
     child_reach: Reach,
@@ -129,9 +122,9 @@ fn key(t: Triple, player: Cell) -> u64 {
 }
 
 impl<'a> Retrograde<'a> {
-    fn new(board: &'a Board, mode: PairMode) -> Retrograde<'a> {
+    fn new(board: &'a Board) -> Retrograde<'a> {
         let n = board.n_cells();
-        Retrograde { board, mode, boxes: BoxMap::new(n), reach: Reach::new(n), child_reach: Reach::new(n) }
+        Retrograde { board, boxes: BoxMap::new(n), reach: Reach::new(n), child_reach: Reach::new(n) }
     }
 
     /// The triples reached (once per area of the player they were reached in), or `None`
@@ -139,10 +132,7 @@ impl<'a> Retrograde<'a> {
     fn run(mut self) -> Option<Vec<Triple>> {
         let board = self.board;
         let n = board.n_cells();
-        let targets: &[Cell] = match self.mode {
-            PairMode::Push => board.goals(),
-            PairMode::Pull => board.start_squares(),
-        };
+        let targets = board.goals();
         let mut seen: HashSet<u64, BuildHasherDefault<PassThrough>> = HashSet::default();
         let mut queue: Vec<(Triple, Cell)> = Vec::new();
         let mut marked = vec![false; n];
@@ -189,35 +179,26 @@ impl<'a> Retrograde<'a> {
         Some(queue.into_iter().map(|(t, _)| t).collect())
     }
 
-    /// The positions one retrograde move leads to: a pull for the push table, a push for the
-    /// pull table; each with its normalized player.
+    /// The positions one pull leads to, each with its normalized player.
     fn moves(&mut self, t: Triple, player: Cell, out: &mut Vec<(Triple, Cell)>) {
         let board = self.board;
         self.boxes.set_all(&t);
         self.reach.fill(board, &self.boxes, player);
         for (i, &b) in t.iter().enumerate() {
             for d in Dir::ALL {
-                let (stand, to, after) = match self.mode {
-                    // The player on `b + d` steps on to `b + 2d`; the box follows to `b + d`.
-                    PairMode::Push => {
-                        let p = board.neighbour(b, d);
-                        let beyond = if p == NO_CELL { NO_CELL } else { board.neighbour(p, d) };
-                        (p, p, beyond)
-                    }
-                    // The player on `b - d` pushes the box to `b + d` and stands on `b`.
-                    PairMode::Pull => (board.neighbour(b, d.opposite()), board.neighbour(b, d), b),
-                };
-                if stand == NO_CELL || to == NO_CELL || after == NO_CELL || !self.reach.contains(stand) {
+                // The player on `to = b + d` steps on to `beyond = b + 2d`; the box follows.
+                let to = board.neighbour(b, d);
+                if to == NO_CELL || !self.reach.contains(to) {
                     continue;
                 }
-                let blocked = |c: Cell| self.boxes.is_box(c);
-                if blocked(to) || (after != b && blocked(after)) {
+                let beyond = board.neighbour(to, d);
+                if beyond == NO_CELL || self.boxes.is_box(beyond) {
                     continue;
                 }
                 let mut child = t;
                 child[i] = to;
                 self.boxes.move_box(b, to);
-                let min = self.child_reach.fill(board, &self.boxes, after);
+                let min = self.child_reach.fill(board, &self.boxes, beyond);
                 self.boxes.move_box(to, b);
                 child.sort_unstable();
                 out.push((child, min));

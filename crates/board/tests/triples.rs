@@ -16,7 +16,7 @@ fn three_boxes_on_a_wall_with_two_goals_are_dead_though_every_two_are_not() {
     let level = level("#########\n#.$ $ $.#\n#       #\n#   .   #\n#@      #\n#########");
     let board = level.board();
     let [a, b, c] = [cell(board, 2, 1), cell(board, 4, 1), cell(board, 6, 1)];
-    let triples = TripleTable::new(board, PairMode::Push).expect("a small board");
+    let triples = TripleTable::new(board).expect("a small board");
     assert!(triples.is_dead(a, b, c));
     assert!(triples.is_dead(c, a, b), "any order");
     let pairs = PairTable::new(board, PairMode::Push).expect("a small board");
@@ -30,7 +30,7 @@ fn three_boxes_on_a_wall_with_two_goals_are_dead_though_every_two_are_not() {
 #[test]
 fn no_table_for_fewer_than_three_boxes() {
     let level = level("######\n#@$$.#\n#   .#\n######");
-    assert!(TripleTable::new(level.board(), PairMode::Push).is_none());
+    assert!(TripleTable::new(level.board()).is_none());
 }
 
 /// One state per area of free floor around `boxes`.
@@ -86,7 +86,7 @@ proptest! {
     ) {
         let Some(level) = random_level(&kinds, &goal_keys) else { return Ok(()) };
         let board = level.board();
-        let Some(table) = TripleTable::new(board, PairMode::Push) else { return Ok(()) };
+        let Some(table) = TripleTable::new(board) else { return Ok(()) };
         let live: Vec<Cell> = (0..board.n_cells() as Cell).filter(|&c| !board.is_push_dead(c)).collect();
         let mut checked = 0;
         for (x, &a) in live.iter().enumerate() {
@@ -116,7 +116,7 @@ proptest! {
     ) {
         let Some(level) = random_level(&kinds, &goal_keys) else { return Ok(()) };
         let board = level.board();
-        let Some(table) = TripleTable::new(board, PairMode::Push) else { return Ok(()) };
+        let Some(table) = TripleTable::new(board) else { return Ok(()) };
         let live: Vec<Cell> = (0..board.n_cells() as Cell).filter(|&c| !board.is_push_dead(c)).collect();
         let mut t: Vec<Cell> = picks.iter().map(|&p| live[p as usize % live.len()]).collect();
         t.sort_unstable();

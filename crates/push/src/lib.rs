@@ -209,10 +209,7 @@ impl<'a> Forward<'a> {
             None
         };
         let triples = if config.triple_deadlocks {
-            others
-                .iter()
-                .find_map(|o| o.triples.clone())
-                .or_else(|| TripleTable::new(board, PairMode::Push).map(Arc::new))
+            others.iter().find_map(|o| o.triples.clone()).or_else(|| TripleTable::new(board).map(Arc::new))
         } else {
             None
         };
