@@ -40,8 +40,11 @@ use crate::reach::BoxMap;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Square {
     Wall,
-    Box { on_goal: bool },
-    Empty { inner: bool, goal: bool },
+    Box {
+        on_goal: bool,
+    },
+    /// An empty square, with its cell.
+    Empty(Cell),
 }
 
 /// The position the test looks at: the board, its boxes and the square the player stands on.
@@ -51,45 +54,49 @@ struct Position<'a> {
     player: Cell,
 }
 
+/// The pair between the inner square at `(x, y)` and the next one down the diagonal (`s` = 1:
+/// down and right, -1: down and left): its square below and its square to the side the
+/// diagonal goes.
+fn lower_pair(x: isize, y: isize, s: isize) -> [(isize, isize); 2] {
+    [(x, y + 1), (x + s, y)]
+}
+
 impl Position<'_> {
     /// The square at column `x`, row `y` (anything off the board is a wall).
     fn square(&self, x: isize, y: isize) -> Square {
-        match self.occupant(x, y) {
-            Ok(s) => s,
-            Err(cell) => {
-                let shut = [(0, -1), (1, 0), (0, 1), (-1, 0)]
-                    .iter()
-                    .all(|&(dx, dy)| self.occupant(x + dx, y + dy).is_ok());
-                Square::Empty { inner: shut && cell != self.player, goal: self.board.is_goal(cell) }
-            }
-        }
-    }
-
-    /// `Ok` with a wall or a box, `Err` with the cell of an empty square.
-    fn occupant(&self, x: isize, y: isize) -> Result<Square, Cell> {
         if x < 0 || y < 0 {
-            return Ok(Square::Wall);
+            return Square::Wall;
         }
         match self.board.cell(x as usize, y as usize) {
-            None => Ok(Square::Wall),
-            Some(c) if self.boxes.is_box(c) => Ok(Square::Box { on_goal: self.board.is_goal(c) }),
-            Some(c) => Err(c),
+            None => Square::Wall,
+            Some(c) if self.boxes.is_box(c) => Square::Box { on_goal: self.board.is_goal(c) },
+            Some(c) => Square::Empty(c),
         }
     }
 
+    fn is_empty(&self, x: isize, y: isize) -> bool {
+        matches!(self.square(x, y), Square::Empty(_))
+    }
+
+    /// An empty square, not the player's, whose four neighbours are boxes or walls.
     fn is_inner(&self, x: isize, y: isize) -> bool {
-        matches!(self.square(x, y), Square::Empty { inner: true, .. })
+        match self.square(x, y) {
+            Square::Empty(c) => {
+                c != self.player
+                    && [(0, -1), (1, 0), (0, 1), (-1, 0)]
+                        .iter()
+                        .all(|&(dx, dy)| !self.is_empty(x + dx, y + dy))
+            }
+            _ => false,
+        }
+    }
+
+    fn is_empty_goal(&self, x: isize, y: isize) -> bool {
+        matches!(self.square(x, y), Square::Empty(c) if self.board.is_goal(c))
     }
 
     fn off_goal_box(&self, x: isize, y: isize) -> bool {
         self.square(x, y) == Square::Box { on_goal: false }
-    }
-
-    /// The pair between the inner square at `(x, y)` and the next one down the diagonal
-    /// (`s` = 1: down and right, -1: down and left): its square below and its square to the
-    /// side the diagonal goes.
-    fn lower_pair(&self, x: isize, y: isize, s: isize) -> [(isize, isize); 2] {
-        [(x, y + 1), (x + s, y)]
     }
 
     fn both_walls(&self, pair: [(isize, isize); 2]) -> bool {
@@ -106,28 +113,28 @@ impl Position<'_> {
         // The top end: go up while the square above is inner and the pair between is not two
         // walls (two walls split the diagonal into parts that are closed on their own).
         let (mut tx, mut ty) = (x, y);
-        while !self.both_walls(self.lower_pair(tx - s, ty - 1, s)) && self.is_inner(tx - s, ty - 1) {
+        while !self.both_walls(lower_pair(tx - s, ty - 1, s)) && self.is_inner(tx - s, ty - 1) {
             tx -= s;
             ty -= 1;
         }
         let (mut bx, mut by) = (x, y);
-        while !self.both_walls(self.lower_pair(bx, by, s)) && self.is_inner(bx + s, by + 1) {
+        while !self.both_walls(lower_pair(bx, by, s)) && self.is_inner(bx + s, by + 1) {
             bx += s;
             by += 1;
         }
         // The number of inner squares from the top end to the bottom end.
         let n = by - ty + 1;
 
-        let top_pair = self.lower_pair(tx - s, ty - 1, s);
+        let top_pair = lower_pair(tx - s, ty - 1, s);
         let top_cap = (tx - s, ty - 1);
         let top_by_cap = !self.both_walls(top_pair);
-        if top_by_cap && matches!(self.square(top_cap.0, top_cap.1), Square::Empty { .. }) {
+        if top_by_cap && self.is_empty(top_cap.0, top_cap.1) {
             return false;
         }
-        let bottom_pair = self.lower_pair(bx, by, s);
+        let bottom_pair = lower_pair(bx, by, s);
         let bottom_cap = (bx + s, by + 1);
         let bottom_by_cap = !self.both_walls(bottom_pair);
-        if bottom_by_cap && matches!(self.square(bottom_cap.0, bottom_cap.1), Square::Empty { .. }) {
+        if bottom_by_cap && self.is_empty(bottom_cap.0, bottom_cap.1) {
             return false;
         }
 
@@ -136,7 +143,7 @@ impl Position<'_> {
         let mut finished = !(top_by_cap && self.off_goal_box(top_cap.0, top_cap.1));
         for k in 0..=n {
             // The pair above inner square k (for k = n, the pair below the last one).
-            let pair = self.lower_pair(tx + (k - 1) * s, ty + k - 1, s);
+            let pair = lower_pair(tx + (k - 1) * s, ty + k - 1, s);
             let inner = (tx + k * s, ty + k);
             if self.holds_off_goal_box(pair) || !finished {
                 if k == n {
@@ -144,13 +151,13 @@ impl Position<'_> {
                     return true;
                 }
                 // Open the part above by pushing a box of the pair into inner square k.
-                finished = matches!(self.square(inner.0, inner.1), Square::Empty { goal: true, .. });
+                finished = self.is_empty_goal(inner.0, inner.1);
                 continue;
             }
             if k == n {
                 break;
             }
-            if matches!(self.square(inner.0, inner.1), Square::Empty { goal: true, .. }) {
+            if self.is_empty_goal(inner.0, inner.1) {
                 // A box can still come into this goal from below; nothing above needs it.
                 return false;
             }

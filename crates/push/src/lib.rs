@@ -532,7 +532,8 @@ impl Forward<'_> {
     }
 
     /// True if box `i`, moved to `to`, makes a dead triple with two other boxes within
-    /// [`TRIPLE_REACH`] steps (row plus column distance) of `to`.
+    /// [`TRIPLE_REACH`] steps (row plus column distance) of `to` (the first eight such boxes in
+    /// box order; checking fewer triples only prunes less).
     fn triple_dead(&self, triples: &TripleTable, boxes: &[Cell], i: usize, to: Cell) -> bool {
         let (x, y) = self.board.xy(to);
         let mut near = [0 as Cell; 8];
