@@ -1,25 +1,44 @@
 //! Goal rooms and their packing orders, for goal macros.
 //!
-//! A goal room is an area of the board that holds goals and is joined to the rest by a single
-//! entrance square `E`: the floor without `E` falls apart, and the part on one side of `E`
-//! (the room) holds goals, no box and not the player. `E` has exactly one neighbour in the
-//! room, `I`, and the square opposite, `O`, is outside, so a box only ever enters the room by
-//! arriving on `E` from outside and being pushed from there into `I` by a player on `O`.
+//! A goal room is an area of the board that holds goals and no box at the start, joined to the
+//! rest through a few entrance squares; a box only ever enters it by arriving on an entrance
+//! `E` from outside and being pushed from there into the room's square `I` next to `E` by a
+//! player on the square `O` on the other side of `E`. Two kinds are found:
+//!
+//! - **One entrance**: the floor without `E` falls apart and the part on one side (the room)
+//!   holds goals, no box and not the player. `E` has exactly one neighbour in the room, and
+//!   a box may arrive on it from `O` or from the side.
+//! - **Several entrances** (up to [`MAX_ENTRANCES`], [`GoalRooms::new`]'s `several`): the
+//!   floor is cut at its corridor squares (two opposite floor neighbours, walls on the other
+//!   two sides; not goals), and a part that holds goals and no box, with at least two of
+//!   those squares around it, is a room entered through each of them. The player may start
+//!   inside: it can leave by another entrance. The single-entrance rooms are taken first; a
+//!   room of this kind never overlaps one.
 //!
 //! The packing order is found ahead of the search by taking boxes out of the full room one at
-//! a time: the box that can be brought from `E` to its goal with all the others already in
-//! place is filled last (the one nearest the entrance, when several can), and so on. Each step
-//! keeps the path it found: the pushes that take a box from `E` (player on `O`) to the next
-//! goal of the order, with the earlier goals filled and nothing else in the room, ending with
-//! the player able to walk out again (unless the room holds every goal and this is the last
-//! box). A room for which the greedy choice gets stuck has no order, and no macros.
+//! a time: the box that can be brought from an entrance to its goal with all the others
+//! already in place is filled last (the one nearest an entrance, when several can), and so on.
+//! Each step keeps, for each entrance, the path it found from there (if any): the pushes that
+//! take a box from `E` (player on `O`) to the next goal of the order, with the earlier goals
+//! filled and nothing else in the room, ending with the player able to walk out again (unless
+//! the room holds every goal and this is the last box). A room for which the greedy choice
+//! gets stuck has no order, and no macros.
 //!
-//! The forward search uses them as goal macros: a push that brings a box onto `E` while the
-//! room holds exactly the first `j` goals of its order, after which the player can walk to
-//! `O`, is continued along path `j` to goal `j`. Every macro is a sequence of legal pushes, so states reached by macros are real
-//! states; what macros can cost is completeness (a room that needs a box parked inside, or
-//! another order), which is why the search that generates only macros when it can (the goal
-//! cut) never claims a level unsolvable on its own.
+//! The forward search uses them as goal macros: a push that brings a box onto an entrance
+//! while the room holds exactly the first `j` goals of its order, after which the player can
+//! walk to `O`, is continued along that entrance's path `j` to goal `j`. The paths of a room
+//! with one entrance hold whatever stands outside (the player walks only in the room and
+//! behind the box); those of a room with several were found with nothing outside, where the
+//! player may walk out of one entrance and in by another, so the search checks them push by
+//! push with the boxes it has. Every macro is a sequence of legal pushes, so states reached
+//! by macros are real states; what macros can cost is completeness (a room that needs a box
+//! parked inside, or another order), which is why the search that generates only macros when
+//! it can (the goal cut) never claims a level unsolvable on its own.
+//!
+//! A macro move is stored as its goal and the direction of its first push (onto the
+//! entrance). For a room with several entrances the direction must name the entrance, so at
+//! each step only the first entrance of each direction with a path gets macros
+//! ([`GoalRoom::entrance_for`]).
 
 use std::collections::VecDeque;
 
@@ -33,37 +52,44 @@ use crate::state::State;
 pub const MAX_BOARD_CELLS: usize = 3000;
 /// Rooms with more cells are skipped (the path search is over box square x player region).
 pub const MAX_ROOM_CELLS: usize = 256;
+/// Rooms with more entrances are skipped.
+pub const MAX_ENTRANCES: usize = 6;
 
 const NONE: u16 = u16::MAX;
+
+/// A way into a goal room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entrance {
+    /// The entrance square `E` (outside the room).
+    pub cell: Cell,
+    /// The square `O` outside the entrance the player pushes from.
+    pub outside: Cell,
+    /// The direction from `O` over the entrance into the room.
+    pub dir: Dir,
+}
 
 /// One goal room with its packing order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GoalRoom {
-    entrance: Cell,
-    outside: Cell,
-    dir: Dir,
+    entrances: Vec<Entrance>,
     cells: Vec<Cell>,
     order: Vec<Cell>,
-    paths: Vec<Vec<Dir>>,
+    /// Per fill step, per entrance: the pushes after the one onto the entrance, if any.
+    paths: Vec<Vec<Option<Vec<Dir>>>>,
 }
 
 impl GoalRoom {
-    /// The entrance square `E`.
-    pub fn entrance(&self) -> Cell {
-        self.entrance
+    /// The entrances, the first one for a room with a single entrance.
+    pub fn entrances(&self) -> &[Entrance] {
+        &self.entrances
     }
 
-    /// The square `O` outside the entrance the player pushes from.
-    pub fn outside(&self) -> Cell {
-        self.outside
+    /// True for a room with one entrance, whose macros need no check of what stands outside.
+    pub fn single_entrance(&self) -> bool {
+        self.entrances.len() == 1
     }
 
-    /// The direction from `O` over the entrance into the room.
-    pub fn dir(&self) -> Dir {
-        self.dir
-    }
-
-    /// The squares of the room (without the entrance), ascending.
+    /// The squares of the room (without the entrances), ascending.
     pub fn cells(&self) -> &[Cell] {
         &self.cells
     }
@@ -73,10 +99,20 @@ impl GoalRoom {
         &self.order
     }
 
-    /// The directions of the pushes that take the box of step `j` from the entrance to
-    /// `order()[j]`, the player starting on `O`.
-    pub fn path(&self, j: usize) -> &[Dir] {
-        &self.paths[j]
+    /// The directions of the pushes that take the box of step `j` from entrance `e` to
+    /// `order()[j]`, the player starting on the entrance's `O`; `None` when there is no way
+    /// from that entrance.
+    pub fn path(&self, j: usize, e: usize) -> Option<&[Dir]> {
+        self.paths.get(j)?.get(e)?.as_deref()
+    }
+
+    /// The entrance whose macro of step `j` starts with a push in `dir`: the only entrance of
+    /// a room with one, else the first entrance facing `dir` with a path for step `j`.
+    pub fn entrance_for(&self, j: usize, dir: Dir) -> Option<usize> {
+        if self.single_entrance() {
+            return self.path(j, 0).map(|_| 0);
+        }
+        (0..self.entrances.len()).find(|&e| self.entrances[e].dir == dir && self.path(j, e).is_some())
     }
 
     /// The fill step the room is at: `Some(j)` when it holds boxes on exactly the first `j`
@@ -90,15 +126,20 @@ impl GoalRoom {
         (inside == j).then_some(j)
     }
 
-    /// The pushes of the macro of step `j` after the box has arrived on the entrance: the
-    /// player walks to `O` and pushes it along the path to `order()[j]`.
-    pub fn path_pushes(&self, board: &Board, j: usize, out: &mut Vec<Push>) {
-        pushes_along(board, self.entrance, &self.paths[j], out);
+    /// The pushes of the macro of step `j` through entrance `e` after the box has arrived on
+    /// the entrance: the player walks to `O` and pushes it along the path to `order()[j]`
+    /// (nothing when there is no such path).
+    pub fn path_pushes(&self, board: &Board, j: usize, e: usize, out: &mut Vec<Push>) {
+        if let Some(path) = self.path(j, e) {
+            pushes_along(board, self.entrances[e].cell, path, out);
+        }
     }
 
-    /// The player's square after the macro of step `j`: behind the box's last push.
-    pub fn player_after(&self, board: &Board, j: usize) -> Cell {
-        let last = *self.paths[j].last().unwrap_or(&self.dir);
+    /// The player's square after the macro of step `j` through entrance `e`: behind the box's
+    /// last push.
+    pub fn player_after(&self, board: &Board, j: usize, e: usize) -> Cell {
+        let entrance = &self.entrances[e];
+        let last = self.path(j, e).and_then(|p| p.last()).copied().unwrap_or(entrance.dir);
         board.neighbour(self.order[j], last.opposite())
     }
 }
@@ -107,20 +148,21 @@ impl GoalRoom {
 #[derive(Clone, Debug, Default)]
 pub struct GoalRooms {
     rooms: Vec<GoalRoom>,
-    /// Per cell: the room whose entrance it is.
-    entrance_of: Vec<u16>,
+    /// Per cell: the room whose entrance it is, and which entrance.
+    entrance_of: Vec<(u16, u16)>,
     /// Per cell: the room holding it, and the fill step of a goal there.
     room_of: Vec<u16>,
     step_of: Vec<u16>,
 }
 
 impl GoalRooms {
-    /// Finds the goal rooms of a level and their packing orders.
-    pub fn new(board: &Board, start: &State) -> GoalRooms {
+    /// Finds the goal rooms of a level and their packing orders: those with one entrance,
+    /// and with `several` also those with several (see the module docs).
+    pub fn new(board: &Board, start: &State, several: bool) -> GoalRooms {
         let n = board.n_cells();
         let mut rooms = GoalRooms {
             rooms: Vec::new(),
-            entrance_of: vec![NONE; n],
+            entrance_of: vec![(NONE, NONE); n],
             room_of: vec![NONE; n],
             step_of: vec![NONE; n],
         };
@@ -130,40 +172,41 @@ impl GoalRooms {
         let mut candidates = candidates(board, start);
         // Rooms with more goals first (a room nested in a bigger one loses to it), then the
         // smallest area for the same goals (the entrance nearest them).
-        candidates.sort_by_key(|c| (std::cmp::Reverse(c.goals), c.cells.len(), c.entrance));
+        candidates.sort_by_key(|c| (std::cmp::Reverse(c.goals), c.cells.len(), c.entrances[0].cell));
         let mut taken = vec![false; n];
         for c in candidates {
-            if taken[c.entrance as usize]
-                || taken[c.outside as usize]
-                || c.cells.iter().any(|&x| taken[x as usize])
-            {
-                continue;
+            rooms.take(board, c, &mut taken);
+        }
+        if several {
+            for c in corridor_rooms(board, start) {
+                rooms.take(board, c, &mut taken);
             }
-            let Some((order, paths)) = packing_order(board, &c) else {
-                continue;
-            };
-            taken[c.entrance as usize] = true;
-            for &x in &c.cells {
-                taken[x as usize] = true;
-            }
-            let id = rooms.rooms.len() as u16;
-            rooms.entrance_of[c.entrance as usize] = id;
-            for &x in &c.cells {
-                rooms.room_of[x as usize] = id;
-            }
-            for (j, &g) in order.iter().enumerate() {
-                rooms.step_of[g as usize] = j as u16;
-            }
-            rooms.rooms.push(GoalRoom {
-                entrance: c.entrance,
-                outside: c.outside,
-                dir: c.dir,
-                cells: c.cells,
-                order,
-                paths,
-            });
         }
         rooms
+    }
+
+    /// Adds the room `c` unless it overlaps one taken or has no packing order.
+    fn take(&mut self, board: &Board, c: Candidate, taken: &mut [bool]) {
+        let squares = || c.entrances.iter().flat_map(|e| [e.cell, e.outside]).chain(c.cells.iter().copied());
+        if squares().any(|x| taken[x as usize]) {
+            return;
+        }
+        let Some((order, paths)) = packing_order(board, &c) else {
+            return;
+        };
+        let id = self.rooms.len() as u16;
+        for (k, e) in c.entrances.iter().enumerate() {
+            taken[e.cell as usize] = true;
+            self.entrance_of[e.cell as usize] = (id, k as u16);
+        }
+        for &x in &c.cells {
+            taken[x as usize] = true;
+            self.room_of[x as usize] = id;
+        }
+        for (j, &g) in order.iter().enumerate() {
+            self.step_of[g as usize] = j as u16;
+        }
+        self.rooms.push(GoalRoom { entrances: c.entrances, cells: c.cells, order, paths });
     }
 
     /// The rooms found.
@@ -176,13 +219,23 @@ impl GoalRooms {
         self.rooms.is_empty()
     }
 
-    /// The room whose entrance `cell` is, when a push in `dir` onto it comes from outside
-    /// the room (every direction but the one out of it).
+    /// The room and entrance `cell` is, when a push in `dir` onto it comes from outside the
+    /// room: any direction but the one out of it for a room with one entrance, the
+    /// entrance's direction for one with several (whose entrances are corridor squares).
     #[inline]
-    pub fn entered(&self, cell: Cell, dir: Dir) -> Option<&GoalRoom> {
-        let id = *self.entrance_of.get(cell as usize)?;
+    pub fn entered(&self, cell: Cell, dir: Dir) -> Option<(&GoalRoom, usize)> {
+        let (id, e) = *self.entrance_of.get(cell as usize)?;
         let room = self.rooms.get(id as usize)?;
-        (room.dir != dir.opposite()).then_some(room)
+        let entrance = room.entrances.get(e as usize)?;
+        let enters =
+            if room.single_entrance() { entrance.dir != dir.opposite() } else { entrance.dir == dir };
+        enters.then_some((room, e as usize))
+    }
+
+    /// True if `cell` is a square of a room (not an entrance).
+    #[inline]
+    pub fn in_room(&self, cell: Cell) -> bool {
+        self.room_of.get(cell as usize).is_some_and(|&r| r != NONE)
     }
 
     /// The room and fill step of a goal in a room's order.
@@ -196,14 +249,20 @@ impl GoalRooms {
 
 /// A room before its order is known.
 struct Candidate {
-    entrance: Cell,
-    outside: Cell,
-    dir: Dir,
+    entrances: Vec<Entrance>,
     cells: Vec<Cell>,
     /// Goals in the room.
     goals: usize,
     /// The room holds every goal of the level.
     all_goals: bool,
+}
+
+impl Candidate {
+    fn new(board: &Board, entrances: Vec<Entrance>, mut cells: Vec<Cell>) -> Candidate {
+        let goals = cells.iter().filter(|&&c| board.is_goal(c)).count();
+        cells.sort_unstable();
+        Candidate { entrances, cells, goals, all_goals: goals == board.goals().len() }
+    }
 }
 
 /// Every (entrance, direction) that cuts off a box-free area with goals and without the
@@ -250,39 +309,101 @@ fn candidates(board: &Board, start: &State) -> Vec<Candidate> {
             // (A completed fill stamped exactly `e` and the area's cells.)
             let in_area = |m: Cell| m != NO_CELL && seen[m as usize] == stamp;
             let side_in = dir.perpendicular().iter().any(|&p| in_area(board.neighbour(e, p)));
-            if !ok || in_area(outside) || side_in {
+            if !ok || in_area(outside) || side_in || !cells.iter().any(|&c| board.is_goal(c)) {
                 continue;
             }
-            let goals = cells.iter().filter(|&&c| board.is_goal(c)).count();
-            if goals == 0 {
-                continue;
-            }
-            cells.sort_unstable();
-            out.push(Candidate {
-                entrance: e,
-                outside,
-                dir,
-                cells,
-                goals,
-                all_goals: goals == board.goals().len(),
-            });
+            out.push(Candidate::new(board, vec![Entrance { cell: e, outside, dir }], cells));
         }
     }
     out
 }
 
-/// The fill order of a room's goals and the path of each step, or `None` when the greedy
-/// choice gets stuck.
-fn packing_order(board: &Board, room: &Candidate) -> Option<(Vec<Cell>, Vec<Vec<Dir>>)> {
+/// The rooms with several entrances: the parts the floor falls into when its corridor squares
+/// (not goals) are taken out, that hold goals and no box, with two to [`MAX_ENTRANCES`]
+/// corridor squares next to them. A corridor square with both neighbours in one part belongs
+/// to it.
+fn corridor_rooms(board: &Board, start: &State) -> Vec<Candidate> {
+    let n = board.n_cells();
+    // The direction along a corridor square, or `None`.
+    let along = |c: Cell| -> Option<Dir> {
+        if board.is_goal(c) {
+            return None;
+        }
+        let open = |d: Dir| board.neighbour(c, d) != NO_CELL;
+        [Dir::Right, Dir::Down]
+            .into_iter()
+            .find(|&d| open(d) && open(d.opposite()) && d.perpendicular().iter().all(|&p| !open(p)))
+    };
+    let corridor: Vec<Option<Dir>> = (0..n as Cell).map(along).collect();
+    let mut part = vec![NONE; n];
+    let mut parts: Vec<Vec<Cell>> = Vec::new();
+    for s in 0..n as Cell {
+        if corridor[s as usize].is_some() || part[s as usize] != NONE {
+            continue;
+        }
+        let id = parts.len() as u16;
+        let mut cells = vec![s];
+        part[s as usize] = id;
+        let mut k = 0;
+        while k < cells.len() {
+            let c = cells[k];
+            k += 1;
+            for &m in board.neighbours(c) {
+                if m != NO_CELL && corridor[m as usize].is_none() && part[m as usize] == NONE {
+                    part[m as usize] = id;
+                    cells.push(m);
+                }
+            }
+        }
+        parts.push(cells);
+    }
+    // Corridor squares between two squares of one part are inside it.
+    let mut entrances: Vec<Vec<Entrance>> = vec![Vec::new(); parts.len()];
+    for c in 0..n as Cell {
+        let Some(d) = corridor[c as usize] else { continue };
+        let (a, b) = (board.neighbour(c, d.opposite()), board.neighbour(c, d));
+        let (pa, pb) = (part[a as usize], part[b as usize]);
+        if pa != NONE && pa == pb {
+            parts[pa as usize].push(c);
+            continue;
+        }
+        // An entrance of each part beside it, entered from the other side.
+        if pa != NONE {
+            entrances[pa as usize].push(Entrance { cell: c, outside: b, dir: d.opposite() });
+        }
+        if pb != NONE {
+            entrances[pb as usize].push(Entrance { cell: c, outside: a, dir: d });
+        }
+    }
+    let is_box = |c: Cell| start.boxes.binary_search(&c).is_ok();
+    parts
+        .into_iter()
+        .zip(entrances)
+        .filter(|(cells, ents)| {
+            (2..=MAX_ENTRANCES).contains(&ents.len())
+                && cells.len() <= MAX_ROOM_CELLS
+                && cells.iter().any(|&c| board.is_goal(c))
+                && !cells.iter().any(|&c| is_box(c))
+        })
+        .map(|(cells, ents)| Candidate::new(board, ents, cells))
+        .collect()
+}
+
+/// The fill order of a room's goals and the paths of each step from each entrance, or `None`
+/// when the greedy choice gets stuck.
+#[allow(clippy::type_complexity)]
+fn packing_order(board: &Board, room: &Candidate) -> Option<(Vec<Cell>, Vec<Vec<Option<Vec<Dir>>>>)> {
     let n = board.n_cells();
     let mut in_room = vec![false; n];
     for &c in &room.cells {
         in_room[c as usize] = true;
     }
-    // Walking distance from the entrance, to prefer the goal nearest it as the last one.
+    // Walking distance from the nearest entrance, to prefer the goal nearest one as the last.
     let mut dist = vec![u32::MAX; n];
-    let mut queue = VecDeque::from([room.entrance]);
-    dist[room.entrance as usize] = 0;
+    let mut queue: VecDeque<Cell> = room.entrances.iter().map(|e| e.cell).collect();
+    for e in &room.entrances {
+        dist[e.cell as usize] = 0;
+    }
     while let Some(c) = queue.pop_front() {
         for &m in board.neighbours(c) {
             if m != NO_CELL && in_room[m as usize] && dist[m as usize] == u32::MAX {
@@ -294,29 +415,42 @@ fn packing_order(board: &Board, room: &Candidate) -> Option<(Vec<Cell>, Vec<Vec<
     let mut filled: Vec<Cell> = room.cells.iter().copied().filter(|&c| board.is_goal(c)).collect();
     filled.sort_by_key(|&g| (dist[g as usize], g));
     let k = filled.len();
+    let m = room.entrances.len();
     let mut order_rev = Vec::with_capacity(k);
     let mut paths_rev = Vec::with_capacity(k);
     let mut search = BoxPath::new(board, room, &in_room);
     while !filled.is_empty() {
         let need_exit = filled.len() < k || !room.all_goals;
+        // The first goal (nearest an entrance) some entrance has a path to; then the paths
+        // from the other entrances to it.
         let found = (0..filled.len()).find_map(|t| {
             let g = filled[t];
             let others: Vec<Cell> = filled.iter().copied().filter(|&x| x != g).collect();
-            search.find(&others, g, need_exit).map(|path| (t, path))
+            (0..m)
+                .find_map(|e| search.find(&others, e, g, need_exit).map(|path| (t, e, others.clone(), path)))
         });
-        let (t, path) = found?;
-        order_rev.push(filled.remove(t));
-        paths_rev.push(path);
+        let (t, first, others, path) = found?;
+        let g = filled.remove(t);
+        let paths: Vec<Option<Vec<Dir>>> = (0..m)
+            .map(|e| match e.cmp(&first) {
+                std::cmp::Ordering::Less => None,
+                std::cmp::Ordering::Equal => Some(path.clone()),
+                std::cmp::Ordering::Greater => search.find(&others, e, g, need_exit),
+            })
+            .collect();
+        order_rev.push(g);
+        paths_rev.push(paths);
     }
     order_rev.reverse();
     paths_rev.reverse();
     Some((order_rev, paths_rev))
 }
 
-/// Breadth-first search for pushes that take one box from the entrance (player outside) to a
+/// Breadth-first search for pushes that take one box from an entrance (player outside) to a
 /// goal of the room, with some boxes fixed in the room. The player's region is the ordinary
-/// flood fill over the whole board: the room meets the rest only at the entrance, so walking
-/// outside never opens a way to another square of the room.
+/// flood fill over the whole board with nothing outside the room: for a room with one
+/// entrance walking outside never opens a way to another square of the room; for one with
+/// several it may, and the search checks such paths again with its boxes.
 struct BoxPath<'a> {
     board: &'a Board,
     room: &'a Candidate,
@@ -344,22 +478,22 @@ impl<'a> BoxPath<'a> {
         c != NO_CELL && self.reach.contains(c)
     }
 
-    /// The pushes after the one onto the entrance, or `None` if the box cannot get to `goal`
-    /// (or the player cannot walk out afterwards, when `need_exit`).
-    fn find(&mut self, others: &[Cell], goal: Cell, need_exit: bool) -> Option<Vec<Dir>> {
+    /// The pushes after the one onto entrance `e`, or `None` if the box cannot get from there
+    /// to `goal` (or the player cannot walk out afterwards, when `need_exit`).
+    fn find(&mut self, others: &[Cell], e: usize, goal: Cell, need_exit: bool) -> Option<Vec<Dir>> {
         for &c in others {
             self.boxes.set(c, 0);
         }
-        let result = self.search(goal, need_exit);
+        let result = self.search(self.room.entrances[e], goal, need_exit);
         self.boxes.clear_all(others);
         result
     }
 
-    fn search(&mut self, goal: Cell, need_exit: bool) -> Option<Vec<Dir>> {
+    fn search(&mut self, from: Entrance, goal: Cell, need_exit: bool) -> Option<Vec<Dir>> {
         let board = self.board;
-        let (entrance, outside) = (self.room.entrance, self.room.outside);
+        let (entrance, outside) = (from.cell, from.outside);
         // Nodes: (box, player cell, parent node, push that led here).
-        let mut nodes: Vec<(Cell, Cell, usize, Dir)> = vec![(entrance, outside, usize::MAX, self.room.dir)];
+        let mut nodes: Vec<(Cell, Cell, usize, Dir)> = vec![(entrance, outside, usize::MAX, from.dir)];
         let mut seen = std::collections::HashSet::new();
         seen.insert((entrance, self.fill(outside, entrance)));
         let mut pushes = Vec::new();
@@ -368,7 +502,7 @@ impl<'a> BoxPath<'a> {
             let (b, p, _, _) = nodes[next];
             self.fill(p, b);
             if b == goal {
-                if !need_exit || self.reached(entrance) {
+                if !need_exit || self.room.entrances.iter().any(|e| self.reached(e.cell)) {
                     let mut path = Vec::new();
                     let mut at = next;
                     while nodes[at].2 != usize::MAX {
@@ -415,7 +549,7 @@ mod tests {
 
     fn rooms(text: &str) -> (Level, GoalRooms) {
         let level = Level::parse(text).expect("valid level");
-        let rooms = GoalRooms::new(level.board(), level.start());
+        let rooms = GoalRooms::new(level.board(), level.start(), true);
         (level, rooms)
     }
 
@@ -428,7 +562,8 @@ mod tests {
         let room = &rooms.rooms()[0];
         let xs: Vec<usize> = room.order().iter().map(|&g| board.xy(g).0).collect();
         assert_eq!(xs, vec![9, 8, 7]);
-        assert_eq!(room.dir(), Dir::Right);
+        assert_eq!(room.entrances()[0].dir, Dir::Right);
+        assert!(room.single_entrance());
     }
 
     #[test]
@@ -451,6 +586,7 @@ mod tests {
         let board = level.board();
         assert_eq!(rooms.rooms().len(), 1, "{rooms:?}");
         let room = &rooms.rooms()[0];
+        let entrance = room.entrances()[0];
         assert_eq!(room.order().len(), 2);
         // Bring each box under the entrance by hand, then fill step j with the macro.
         let start = level.start();
@@ -458,15 +594,15 @@ mod tests {
         for j in 0..2 {
             let g = room.order()[j];
             assert_eq!(rooms.step_of(g).map(|(_, s)| s), Some(j));
-            assert!(rooms.entered(room.entrance(), room.dir()).is_some());
+            assert!(rooms.entered(entrance.cell, entrance.dir).is_some());
         }
         assert!(board.is_goal(room.order()[0]));
         // The macro is a legal push sequence from the box waiting on `O`: first onto the
         // entrance, then along the path.
-        assert_eq!(board.xy(room.outside()), (3, 4));
-        assert_eq!(board.xy(room.entrance()), (3, 3));
-        let mut pushes = vec![Push { from: room.outside(), dir: room.dir() }];
-        room.path_pushes(board, 0, &mut pushes);
+        assert_eq!(board.xy(entrance.outside), (3, 4));
+        assert_eq!(board.xy(entrance.cell), (3, 3));
+        let mut pushes = vec![Push { from: entrance.outside, dir: entrance.dir }];
+        room.path_pushes(board, 0, 0, &mut pushes);
         let mut state = start.clone();
         state.player = board.cell(3, 5).expect("floor");
         let steps = pushes_to_steps(board, &state, &pushes).expect("walks exist");
@@ -474,6 +610,50 @@ mod tests {
         match replay(board, &state, &steps) {
             Err(ReplayError::Unsolved { pushes: p, off_goal: 1, .. }) => assert_eq!(p, pushes.len()),
             other => panic!("the macro should replay legally and leave one box out: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_room_between_two_corridors_is_entered_from_both_ends() {
+        // Goals in a room with a corridor square on its left and one on its right (a box on
+        // each), and a way round outside.
+        let text = "#############\n\
+                    #           #\n\
+                    #  #######  #\n\
+                    #  #     #  #\n\
+                    # @$ ... $  #\n\
+                    #  #     #  #\n\
+                    #  #######  #\n\
+                    #     $     #\n\
+                    #############\n";
+        let (level, rooms) = rooms(text);
+        assert!(GoalRooms::new(level.board(), level.start(), false).is_empty(), "two ways in");
+        let board = level.board();
+        assert_eq!(rooms.rooms().len(), 1, "{rooms:?}");
+        let room = &rooms.rooms()[0];
+        assert!(!room.single_entrance());
+        let cells: Vec<(usize, usize)> = room.entrances().iter().map(|e| board.xy(e.cell)).collect();
+        assert_eq!(cells, vec![(3, 4), (9, 4)]);
+        assert_eq!(room.order().len(), 3);
+        // A push onto an entrance enters only in the entrance's direction.
+        let left = room.entrances()[0];
+        assert_eq!(left.dir, Dir::Right);
+        assert!(rooms.entered(left.cell, Dir::Right).is_some());
+        assert!(rooms.entered(left.cell, Dir::Left).is_none());
+        // The first goal can be filled from either side; both macros replay.
+        for e in 0..2 {
+            assert_eq!(room.entrance_for(0, room.entrances()[e].dir), Some(e));
+            let ent = room.entrances()[e];
+            let mut pushes = vec![Push { from: ent.outside, dir: ent.dir }];
+            room.path_pushes(board, 0, e, &mut pushes);
+            let behind = board.neighbour(ent.outside, ent.dir.opposite());
+            let state = State::new(vec![ent.outside], behind);
+            let steps = pushes_to_steps(board, &state, &pushes).expect("walks exist");
+            // One box alone on a goal: the replay calls that solved.
+            let stats = replay(board, &state, &steps).expect("the macro replays");
+            assert_eq!(stats.pushes, pushes.len());
+            let last = pushes.last().expect("pushes");
+            assert_eq!(board.neighbour(last.from, last.dir), room.order()[0]);
         }
     }
 }

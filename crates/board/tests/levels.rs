@@ -34,7 +34,7 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 15] = [
+const EDGE: [Edge; 16] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
     Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
     Edge {
@@ -72,6 +72,12 @@ const EDGE: [Edge; 15] = [
     },
     Edge { file: "start-freeze.xsb", title: "Corner box", n_boxes: 2, solution: Some("luRR") },
     Edge { file: "tunnel.xsb", title: "Tunnel", n_boxes: 1, solution: Some("RuurrrrddllLLLLLLL") },
+    Edge {
+        file: "two-entrance-room.xsb",
+        title: "Two-entrance room",
+        n_boxes: 3,
+        solution: Some("RRRRllldddrrrrrrrruuruLLLullldllluluurDDldRRR"),
+    },
     Edge { file: "unsolvable-2x2.xsb", title: "Two by two", n_boxes: 4, solution: None },
     Edge { file: "unsolvable-exhaustive.xsb", title: "Exhaustive", n_boxes: 3, solution: None },
     Edge { file: "unsolvable-no-match.xsb", title: "No match", n_boxes: 2, solution: None },

@@ -179,6 +179,10 @@ pub struct PruningArgs {
     /// the goal is next in its packing order (packing macros; off by default).
     #[arg(long)]
     pub packing_macros: bool,
+    /// Give goal macros also to goal rooms entered through several corridor squares, not
+    /// only to rooms with a single entrance (off by default).
+    #[arg(long)]
+    pub room_entrances: bool,
     /// Feature cells count targets filled in their packing order instead of boxes on
     /// targets (the packing feature of the feature-cell ordering, both directions; off by
     /// default).

@@ -48,6 +48,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.packing |= p.packing;
     push.triple_deadlocks |= p.triple_deadlocks;
     push.packing_macros |= p.packing_macros;
+    push.room_entrances |= p.room_entrances;
     pull.packing |= p.packing;
     pull.sealed_starts |= p.pull_sealed_starts;
     pull.confinement |= p.pull_confinement;

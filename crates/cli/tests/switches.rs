@@ -31,6 +31,7 @@ const SWITCHES: &[&str] = &[
     "--live-targets",
     "--pull-confinement",
     "--triple-deadlocks",
+    "--room-entrances",
 ];
 
 #[test]
@@ -63,6 +64,15 @@ fn a_technique_switched_off_prunes_nothing() {
         assert!(count(&[]) > 0, "{file}: no {key} pruned with the technique on");
         assert_eq!(count(&[switch]), 0, "{file} {switch}");
     }
+    // Goal macros through rooms with several entrances come only with `--room-entrances`.
+    let macros = |extra: &[&str]| -> u64 {
+        let file = "levels/edge/two-entrance-room.xsb";
+        let run = bisolve(&[&[file, "--json", "--strategy", "forward"], extra].concat());
+        run.expect_code(0);
+        run.records().iter().map(|r| r["forward"]["pruned"]["goal macros"].as_u64().expect("a count")).sum()
+    };
+    assert_eq!(macros(&[]), 0);
+    assert!(macros(&["--room-entrances"]) > 0);
     // Triple deadlocks are off unless asked for.
     let run = bisolve(&["levels/demo.xsb", "--json", "--strategy", "forward"]);
     for r in run.records() {

@@ -649,6 +649,7 @@ fn shared_macro_config(members: &[Member], tables: TableMode) -> Option<PushConf
     let configs: Vec<PushConfig> = members.iter().map(|m| m.strategy.forward_config(m.push)).collect();
     Some(PushConfig {
         goal_macros: configs.iter().any(|c| c.goal_macros),
+        room_entrances: configs.iter().any(|c| c.room_entrances),
         packing_macros: configs.iter().any(|c| c.packing_macros),
         goal_cut: false,
         pair_deadlocks: false,
@@ -659,9 +660,12 @@ fn shared_macro_config(members: &[Member], tables: TableMode) -> Option<PushConf
     })
 }
 
-/// The kinds of macro move a forward configuration makes: goal macros, packing macros.
-fn macro_kinds(config: PushConfig) -> (bool, bool) {
-    (config.goal_macros, config.packing_macros)
+/// The kinds of macro move a forward configuration makes: goal macros, packing macros, and
+/// whether rooms with several entrances are among the rooms (they take goals from packing
+/// macros too).
+fn macro_kinds(config: PushConfig) -> (bool, bool, bool) {
+    let rooms = config.goal_macros || config.packing_macros;
+    (config.goal_macros, config.packing_macros, rooms && config.room_entrances)
 }
 
 fn directions_used(d: Directions) -> &'static [Side] {

@@ -715,7 +715,7 @@ fn sealed_starts_flag_only_positions_the_start_cannot_reach() {
 fn goal_macros_are_legal_push_sequences() {
     let mut levels = common::valid_levels(&common::repo_levels().join("edge/goal-room.xsb"));
     if let Some(microban) = common::shared_collection("microban.xsb") {
-        let with_rooms = |l: &Level| !GoalRooms::new(l.board(), l.start()).is_empty();
+        let with_rooms = |l: &Level| !GoalRooms::new(l.board(), l.start(), false).is_empty();
         levels.extend(microban.into_iter().filter(with_rooms).take(6));
     }
     let config = PushConfig { goal_cut: false, packing_macros: false, ..PushConfig::default() };
@@ -723,6 +723,25 @@ fn goal_macros_are_legal_push_sequences() {
         let fwd = Forward::new(level.board(), level.start(), config);
         assert!(fwd.goal_rooms().is_some(), "{} (index {}): no goal room found", level.name(), level.index());
     }
+    let macros = check_macros(&levels, config);
+    assert!(macros > 0, "no macro was offered on {} levels with goal rooms", levels.len());
+}
+
+/// The same for rooms with several entrances, whose paths are checked against the boxes of
+/// the state before a macro is offered.
+#[test]
+fn goal_macros_through_several_entrances_are_legal_push_sequences() {
+    let mut levels = common::valid_levels(&common::repo_levels().join("edge/two-entrance-room.xsb"));
+    for file in ["microban.xsb", "microban2.xsb"] {
+        if let Some(collection) = common::shared_collection(file) {
+            let several = |l: &Level| {
+                GoalRooms::new(l.board(), l.start(), true).rooms().iter().any(|r| !r.single_entrance())
+            };
+            levels.extend(collection.into_iter().filter(several).take(6));
+        }
+    }
+    let config =
+        PushConfig { goal_cut: false, packing_macros: false, room_entrances: true, ..PushConfig::default() };
     let macros = check_macros(&levels, config);
     assert!(macros > 0, "no macro was offered on {} levels with goal rooms", levels.len());
 }
