@@ -220,14 +220,19 @@ pub struct PruningArgs {
     /// Workers per forward search of a portfolio, as `--dives` (default 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub forward_dives: Option<u32>,
-    /// A portfolio not done after SECS starts again from scratch with 4 backward dives for
-    /// the rest of its time limit. Default: 10 s where there are at least 2 threads and no more
-    /// than the searches (2 threads for the default portfolio), else none.
+    /// A portfolio not done after SECS starts again from scratch with 4 backward dives, and
+    /// if still not done 25 s later once more with 8, for the rest of its time limit. Default:
+    /// 10 s where there are at least 2 threads and no more than the searches (2 threads for
+    /// the default portfolio), else none.
     #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
     pub restart_after: Option<f64>,
     /// No restart (see `--restart-after`).
     #[arg(long)]
     pub no_restart: bool,
+    /// Restart once only, with 4 backward dives, not a second time with 8 (see
+    /// `--restart-after`).
+    #[arg(long)]
+    pub no_second_restart: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -12,7 +12,7 @@ use bisolve_engine::portfolio::{
 };
 use bisolve_engine::{
     solve, solve_portfolio, Config, Dives, Limits, Portfolio, PullConfig, PushConfig, Report, Restart,
-    SolveError, Strategy, TableMode,
+    SolveError, Strategy, TableMode, Then,
 };
 
 use crate::args::{BoundArg, PruningArgs, SearchArgs, SolveArgs, TablesArg};
@@ -105,9 +105,12 @@ impl Plan {
                         bail!("--restart-after must be a positive number of seconds, not {secs}");
                     }
                     let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
-                    Some(Restart { after, dives: Dives { forward: dives.forward, backward: RESTART_DIVES } })
+                    let dives = Dives { forward: dives.forward, backward: RESTART_DIVES };
+                    Some(Restart { after, dives, then: Some(Then::default_second()) })
                 }
             };
+            let restart =
+                restart.map(|r| Restart { then: r.then.filter(|_| !pruning.no_second_restart), ..r });
             return Ok(Plan::Portfolio(Portfolio {
                 members,
                 threads,

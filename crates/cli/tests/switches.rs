@@ -22,6 +22,7 @@ const SWITCHES: &[&str] = &[
     "--no-inertia",
     "--no-bridges",
     "--no-restart",
+    "--no-second-restart",
     "--equal-turns",
     "--no-goal-macros",
     "--no-goal-cut",

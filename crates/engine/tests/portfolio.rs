@@ -10,7 +10,7 @@ use bisolve_engine::portfolio::{
     catalogue, default_members, members, DEFAULT_MEMBERS, DIVES, FORWARD_WEIGHT,
 };
 use bisolve_engine::{
-    solve_portfolio, Cutoff, Dives, Limits, Member, Outcome, Portfolio, Report, Restart, TableMode,
+    solve_portfolio, Cutoff, Dives, Limits, Member, Outcome, Portfolio, Report, Restart, TableMode, Then,
 };
 use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
 
@@ -297,8 +297,8 @@ fn a_restart_changes_only_what_outlasts_it() {
     let portfolio = |restart| Portfolio { restart, ..shared(members(&list).expect("known members"), 1) };
     let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
     let dives = Dives { forward: 1, backward: 3 };
-    let late = Restart { after: Duration::from_secs(25), dives };
-    let at_once = Restart { after: Duration::ZERO, dives };
+    let late = Restart { after: Duration::from_secs(25), dives, then: None };
+    let at_once = Restart { after: Duration::ZERO, dives, then: None };
     let mut restarted = 0;
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         let solve = |restart| {
@@ -324,7 +324,9 @@ fn a_restart_changes_only_what_outlasts_it() {
 /// the time limit with both searches counted.
 #[test]
 fn a_restarted_search_proves_and_stops() {
-    let restart = Some(Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 } });
+    let twice = Then { after: Duration::ZERO, dives: Dives { forward: 1, backward: 2 } };
+    let restart =
+        Some(Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 }, then: Some(twice) });
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
         let portfolio = Portfolio {
             restart,
@@ -341,13 +343,20 @@ fn a_restarted_search_proves_and_stops() {
         restart: Some(Restart {
             after: Duration::from_millis(300),
             dives: Dives { forward: 1, backward: 4 },
+            then: Some(Then { after: Duration::from_millis(300), dives: Dives { forward: 1, backward: 8 } }),
         }),
         ..shared(default_members(), 2)
     };
-    let limits = Limits { time: Some(Duration::from_secs(1)), ..Limits::default() };
+    let limits = Limits { time: Some(Duration::from_millis(1500)), ..Limits::default() };
     let report = solve_portfolio(&xsokoban[9], &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
-    assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time), "XSokoban 10 solved in a second?");
+    assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time), "XSokoban 10 solved in 1.5 s?");
     let note = report.note.as_deref().unwrap_or_default();
-    assert!(note.contains("restarted after"), "note {note:?}");
-    assert!(report.elapsed >= Duration::from_millis(900), "{:?}", report.elapsed);
+    // Two restarts, each named by when it came.
+    assert!(note.contains("restarted after") && note.contains(" s and "), "note {note:?}");
+    assert!(report.elapsed >= Duration::from_millis(1400), "{:?}", report.elapsed);
+    // A time limit with no room for the second restart leaves one.
+    let limits = Limits { time: Some(Duration::from_millis(500)), ..Limits::default() };
+    let report = solve_portfolio(&xsokoban[9], &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
+    let note = report.note.as_deref().unwrap_or_default();
+    assert!(note.contains("restarted after") && !note.contains(" s and "), "note {note:?}");
 }
