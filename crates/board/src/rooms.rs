@@ -232,12 +232,6 @@ impl GoalRooms {
         enters.then_some((room, e as usize))
     }
 
-    /// True if `cell` is a square of a room (not an entrance).
-    #[inline]
-    pub fn in_room(&self, cell: Cell) -> bool {
-        self.room_of.get(cell as usize).is_some_and(|&r| r != NONE)
-    }
-
     /// The room and fill step of a goal in a room's order.
     pub fn step_of(&self, goal: Cell) -> Option<(&GoalRoom, usize)> {
         let id = *self.room_of.get(goal as usize)?;
