@@ -33,6 +33,11 @@ fn no_table_for_fewer_than_three_boxes() {
     assert!(TripleTable::new(level.board()).is_none());
 }
 
+/// The squares a lone box can still push to a goal from (the table's squares).
+fn live_squares(board: &Board) -> Vec<Cell> {
+    (0..board.n_cells() as Cell).filter(|&c| !board.is_push_dead(c)).collect()
+}
+
 /// One state per area of free floor around `boxes`.
 fn every_player(board: &Board, boxes: &[Cell]) -> Vec<State> {
     let mut map = BoxMap::new(board.n_cells());
@@ -87,7 +92,7 @@ proptest! {
         let Some(level) = random_level(&kinds, &goal_keys) else { return Ok(()) };
         let board = level.board();
         let Some(table) = TripleTable::new(board) else { return Ok(()) };
-        let live: Vec<Cell> = (0..board.n_cells() as Cell).filter(|&c| !board.is_push_dead(c)).collect();
+        let live = live_squares(board);
         let mut checked = 0;
         for (x, &a) in live.iter().enumerate() {
             for (y, &b) in live.iter().enumerate().skip(x + 1) {
@@ -117,7 +122,7 @@ proptest! {
         let Some(level) = random_level(&kinds, &goal_keys) else { return Ok(()) };
         let board = level.board();
         let Some(table) = TripleTable::new(board) else { return Ok(()) };
-        let live: Vec<Cell> = (0..board.n_cells() as Cell).filter(|&c| !board.is_push_dead(c)).collect();
+        let live = live_squares(board);
         let mut t: Vec<Cell> = picks.iter().map(|&p| live[p as usize % live.len()]).collect();
         t.sort_unstable();
         t.dedup();
