@@ -226,11 +226,16 @@ pub struct PruningArgs {
     /// the default portfolio), else none.
     #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
     pub restart_after: Option<f64>,
+    /// The restarts, as SECS:DIVES pairs (`10:4,25:8`, the default): how long each run goes
+    /// before the next starts from scratch, and the backward dives of that next run; the last
+    /// runs for the rest of the time limit.
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["no_restart", "restart_after"])]
+    pub restarts: Option<String>,
     /// No restart (see `--restart-after`).
     #[arg(long)]
     pub no_restart: bool,
     /// Restart once only, with 4 backward dives, not a second time with 8 (see
-    /// `--restart-after`).
+    /// `--restart-after`; with `--restarts`, keeps the first of the list).
     #[arg(long)]
     pub no_second_restart: bool,
 }

@@ -7,12 +7,10 @@ use bisolve_board::bound::BoundKind;
 use std::sync::atomic::AtomicBool;
 
 use bisolve_board::Level;
-use bisolve_engine::portfolio::{
-    default_members, members, search_count, DIVES, FORWARD_WEIGHT, RESTART_DIVES,
-};
+use bisolve_engine::portfolio::{default_members, members, search_count, DIVES, FORWARD_WEIGHT};
 use bisolve_engine::{
     solve, solve_portfolio, Config, Dives, Limits, Portfolio, PullConfig, PushConfig, Report, Restart,
-    SolveError, Strategy, TableMode, Then,
+    SolveError, Strategy, TableMode,
 };
 
 use crate::args::{BoundArg, PruningArgs, SearchArgs, SolveArgs, TablesArg};
@@ -95,29 +93,38 @@ impl Plan {
                 forward: pruning.forward_dives.map_or(DIVES.forward, |d| d as usize),
                 backward: pruning.dives.map_or(DIVES.backward, |d| d as usize),
             };
-            let restart = match (pruning.no_restart, pruning.restart_after) {
-                (true, _) => None,
+            let mut restarts = match (pruning.no_restart, &pruning.restarts, pruning.restart_after) {
+                (true, _, _) => Vec::new(),
+                (false, Some(list), _) => {
+                    Restart::parse_list(list).map_err(|e| anyhow::anyhow!("--restarts: {e}"))?
+                }
                 // Dives asked for from the start: no restart to add them.
-                (false, None) if pruning.dives.is_some() || pruning.forward_dives.is_some() => None,
-                (false, None) => Restart::default_for(search_count(&members), threads),
-                (false, Some(secs)) => {
+                (false, None, None) if pruning.dives.is_some() || pruning.forward_dives.is_some() => {
+                    Vec::new()
+                }
+                (false, None, None) => Restart::default_for(search_count(&members), threads),
+                (false, None, Some(secs)) => {
                     if !(secs.is_finite() && secs > 0.0) {
                         bail!("--restart-after must be a positive number of seconds, not {secs}");
                     }
-                    let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
-                    let dives = Dives { forward: dives.forward, backward: RESTART_DIVES };
-                    Some(Restart { after, dives, then: Some(Then::default_second()) })
+                    let mut restarts = Restart::defaults();
+                    restarts[0].after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
+                    for r in &mut restarts {
+                        r.dives.forward = dives.forward;
+                    }
+                    restarts
                 }
             };
-            let restart =
-                restart.map(|r| Restart { then: r.then.filter(|_| !pruning.no_second_restart), ..r });
+            if pruning.no_second_restart {
+                restarts.truncate(1);
+            }
             return Ok(Plan::Portfolio(Portfolio {
                 members,
                 threads,
                 tables,
                 forward_weight,
                 dives,
-                restart,
+                restarts,
             }));
         }
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;

@@ -92,35 +92,21 @@ pub struct Portfolio {
     /// Workers per search where the threads do not give each search several (see [`Dives`];
     /// [`DIVES`] by default).
     pub dives: Dives,
-    /// A second start with other dives once the first has run for a while (see [`Restart`]).
-    pub restart: Option<Restart>,
+    /// Fresh starts with other dives, each once the run before it has gone on for a while
+    /// (see [`Restart`]); empty for none.
+    pub restarts: Vec<Restart>,
 }
 
-/// A restart: when the first search has not finished after `after`, the portfolio starts again
-/// from scratch, with empty tables, as `dives` workers per search, for the rest of the time.
-/// A level the first search solves within `after` is solved exactly as without a restart.
+/// A restart: when the run before it (the first search, or the previous restart's) has not
+/// finished after `after` of its own, the portfolio starts again from scratch, with empty
+/// tables, as `dives` workers per search; the last restart runs for the rest of the time. A
+/// level solved before a restart is due is solved exactly as without it.
 ///
 /// It buys the extra dives' gain at long times without their losses at short ones (see
 /// [`DIVES`]). On the 13 levels within reach (2026-11-26, 2 threads, 60 s, 2-core machine),
-/// the default restart (one worker for 10 s, then four backward dives) solved 11, against 7
-/// and 8 for one worker and 10 and 10 for the dives from the start (those two on a 16-core
-/// machine with 16 threads busy; `benches/results/2026-11-26-backward-dives.txt`).
-///
-/// The report of a restarted solve adds both searches' counts, states and table bytes (so
-/// bytes per state stay a per-state figure), and keeps the larger peak of open-list bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Restart {
-    /// How long the first search runs.
-    pub after: Duration,
-    /// Workers per search from the restart on.
-    pub dives: Dives,
-    /// A second restart, once the restarted search has run for a while (see [`Then`]).
-    pub then: Option<Then>,
-}
-
-/// A second restart: when the restarted search has not finished after `after` of its own, the
-/// portfolio starts once more from scratch, as `dives` workers per search, for the rest of the
-/// time.
+/// one restart (one worker for 10 s, then four backward dives) solved 11, against 7 and 8 for
+/// one worker and 10 and 10 for the dives from the start (those two on a 16-core machine with
+/// 16 threads busy; `benches/results/2026-11-26-backward-dives.txt`).
 ///
 /// Another set of dives is another lottery ticket. On the 26 levels of XSokoban 1-45 and
 /// Sasquatch the default left unsolved at 60 s (2026-11-26, 2 threads, 2-core machine), eight
@@ -130,48 +116,65 @@ pub struct Restart {
 /// into the run), so the default second restart comes 25 s after the first. At 60 s it
 /// solved XSokoban 27 (37.0 s) and 35 (44.6 s) of those 26
 /// (`benches/results/2026-11-26-second-restart.txt`).
+///
+/// The report of a restarted solve adds every run's counts, states and table bytes (so bytes
+/// per state stay a per-state figure), and keeps the largest peak of open-list bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Then {
-    /// How long the restarted search runs before this restart.
+pub struct Restart {
+    /// How long the run before this restart goes.
     pub after: Duration,
     /// Workers per search from this restart on.
     pub dives: Dives,
 }
 
-/// The default [`Restart::after`].
+/// The default first [`Restart::after`].
 pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 
-/// Backward workers per search after the default restart.
-pub const RESTART_DIVES: usize = 4;
-
-/// The default [`Then::after`]: how long the restarted search runs before the second restart.
-pub const SECOND_RESTART_AFTER: Duration = Duration::from_secs(25);
-
-/// Backward workers per search after the default second restart.
-pub const SECOND_RESTART_DIVES: usize = 8;
+/// The default restarts after the first search: how long the run before each goes, and the
+/// backward workers per search from it on.
+pub const RESTARTS: [(Duration, usize); 2] = [(RESTART_AFTER, 4), (Duration::from_secs(25), 8)];
 
 impl Restart {
-    /// The default for a portfolio of `searches` searches on `threads` threads: after
-    /// [`RESTART_AFTER`], [`RESTART_DIVES`] backward dives, and [`SECOND_RESTART_AFTER`]
-    /// later [`SECOND_RESTART_DIVES`] (see [`Then`]), where there are at least two threads and
-    /// no more than the searches (for the default `bi-fess`, exactly 2 threads, the case
-    /// measured); else none. One thread stays deterministic (the restart is timed) and keeps
-    /// one worker per search (four backward dives cost levels there, see [`DIVES`]); with more
-    /// threads than searches, each search already runs several workers.
-    pub fn default_for(searches: usize, threads: usize) -> Option<Restart> {
-        (threads >= 2 && threads <= searches).then_some(Restart {
-            after: RESTART_AFTER,
-            dives: Dives { forward: 1, backward: RESTART_DIVES },
-            then: Some(Then::default_second()),
-        })
+    /// The default restarts for a portfolio of `searches` searches on `threads` threads
+    /// ([`RESTARTS`]), where there are at least two threads and no more than the searches
+    /// (for the default `bi-fess`, exactly 2 threads, the case measured); else none. One
+    /// thread stays deterministic (a restart is timed) and keeps one worker per search (four
+    /// backward dives cost levels there, see [`DIVES`]); with more threads than searches, each
+    /// search already runs several workers.
+    pub fn default_for(searches: usize, threads: usize) -> Vec<Restart> {
+        if threads < 2 || threads > searches {
+            return Vec::new();
+        }
+        Restart::defaults()
     }
-}
 
-impl Then {
-    /// The default second restart: after [`SECOND_RESTART_AFTER`], [`SECOND_RESTART_DIVES`]
-    /// backward dives.
-    pub fn default_second() -> Then {
-        Then { after: SECOND_RESTART_AFTER, dives: Dives { forward: 1, backward: SECOND_RESTART_DIVES } }
+    /// The default restarts, [`RESTARTS`], whatever the threads.
+    pub fn defaults() -> Vec<Restart> {
+        RESTARTS
+            .iter()
+            .map(|&(after, backward)| Restart { after, dives: Dives { forward: 1, backward } })
+            .collect()
+    }
+
+    /// Restarts from `SECS:DIVES` pairs, comma-separated (`10:4,25:8`): each run's length
+    /// before the restart in seconds, then the backward workers per search from it on.
+    pub fn parse_list(text: &str) -> Result<Vec<Restart>, String> {
+        text.split(',')
+            .map(|item| {
+                let bad = || format!("restart {item:?}: expected SECS:DIVES, e.g. 10:4");
+                let (secs, dives) = item.trim().split_once(':').ok_or_else(bad)?;
+                let secs: f64 = secs.trim().parse().map_err(|_| bad())?;
+                let backward: usize = dives.trim().parse().map_err(|_| bad())?;
+                if !(secs.is_finite() && secs > 0.0) {
+                    return Err(format!("restart {item:?}: the seconds must be a positive number"));
+                }
+                if !(1..=64).contains(&backward) {
+                    return Err(format!("restart {item:?}: the dives must be 1 to 64"));
+                }
+                let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
+                Ok(Restart { after, dives: Dives { forward: 1, backward } })
+            })
+            .collect()
     }
 }
 
@@ -466,12 +469,11 @@ pub fn solve_portfolio(
     // The runs: how long each may take before the next starts (`None`: the rest), and its
     // dives.
     let mut runs = vec![(None, portfolio.dives)];
-    if let Some(r) = portfolio.restart {
-        runs = vec![(Some(r.after), portfolio.dives), (None, r.dives)];
-        if let Some(then) = r.then {
-            runs[1].0 = Some(then.after);
-            runs.push((None, then.dives));
+    for r in &portfolio.restarts {
+        if let Some(last) = runs.last_mut() {
+            last.0 = Some(r.after);
         }
+        runs.push((None, r.dives));
     }
     let mut done: Option<Report> = None;
     let mut restarts: Vec<f64> = Vec::new();
@@ -485,7 +487,7 @@ pub fn solve_portfolio(
             states: limits.states.map(|s| s.saturating_sub(states)),
             ..*limits
         };
-        let run = Portfolio { dives, restart: None, ..portfolio.clone() };
+        let run = Portfolio { dives, restarts: Vec::new(), ..portfolio.clone() };
         let mut report = solve_once(level, &run, &run_limits, cancel)?;
         if let Some(earlier) = &done {
             restarts.push(earlier.elapsed.as_secs_f64());
@@ -499,8 +501,10 @@ pub fn solve_portfolio(
     }
     let mut report = done.expect("at least one run");
     if !restarts.is_empty() {
-        let at: Vec<String> = restarts.iter().map(|t| format!("{t:.0} s")).collect();
-        let restarted = format!("restarted after {} with more dives", at.join(" and "));
+        let mut at: Vec<String> = restarts.iter().map(|t| format!("{t:.0} s")).collect();
+        let last = at.pop().unwrap_or_default();
+        let at = if at.is_empty() { last } else { format!("{} and {last}", at.join(", ")) };
+        let restarted = format!("restarted after {at} with more dives");
         report.note = Some(match report.note.take() {
             Some(note) => format!("{note}, {restarted}"),
             None => restarted,
@@ -1040,6 +1044,45 @@ fn wait_for_the_others(stop: &Stop<'_>) -> End {
 mod tests {
     use super::*;
     use Side::{Backward as B, Forward as F};
+
+    #[test]
+    fn restart_lists_parse_and_bad_ones_say_why() {
+        let secs = Duration::from_secs;
+        let back = |backward| Dives { forward: 1, backward };
+        assert_eq!(
+            Restart::parse_list("10:4, 25:8,0.5:16").expect("valid"),
+            [
+                Restart { after: secs(10), dives: back(4) },
+                Restart { after: secs(25), dives: back(8) },
+                Restart { after: Duration::from_millis(500), dives: back(16) },
+            ]
+        );
+        assert_eq!(Restart::parse_list("10:4,25:8").expect("valid"), Restart::defaults());
+        for (bad, why) in [
+            ("", "expected SECS:DIVES"),
+            ("10", "expected SECS:DIVES"),
+            ("10:4,", "expected SECS:DIVES"),
+            ("x:4", "expected SECS:DIVES"),
+            ("10:-1", "expected SECS:DIVES"),
+            ("0:4", "positive"),
+            ("-3:4", "positive"),
+            ("inf:4", "positive"),
+            ("NaN:4", "positive"),
+            ("10:0", "1 to 64"),
+            ("10:65", "1 to 64"),
+        ] {
+            let err = Restart::parse_list(bad).expect_err(bad);
+            assert!(err.contains(why), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn restarts_come_only_with_two_threads_to_the_searches() {
+        assert_eq!(Restart::default_for(2, 2), Restart::defaults());
+        assert!(Restart::default_for(2, 1).is_empty());
+        assert!(Restart::default_for(2, 3).is_empty());
+        assert_eq!(Restart::default_for(3, 3).len(), RESTARTS.len());
+    }
 
     #[test]
     fn threads_up_to_the_search_count_give_one_worker_each() {

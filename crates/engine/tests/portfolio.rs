@@ -10,7 +10,7 @@ use bisolve_engine::portfolio::{
     catalogue, default_members, members, DEFAULT_MEMBERS, DIVES, FORWARD_WEIGHT,
 };
 use bisolve_engine::{
-    solve_portfolio, Cutoff, Dives, Limits, Member, Outcome, Portfolio, Report, Restart, TableMode, Then,
+    solve_portfolio, Cutoff, Dives, Limits, Member, Outcome, Portfolio, Report, Restart, TableMode,
 };
 use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
 
@@ -68,7 +68,7 @@ fn shared(members: Vec<Member>, threads: usize) -> Portfolio {
         tables: TableMode::Shared,
         forward_weight: FORWARD_WEIGHT,
         dives: DIVES,
-        restart: None,
+        restarts: Vec::new(),
     }
 }
 
@@ -288,28 +288,28 @@ fn dives_take_turns_deterministically_and_change_the_search() {
     assert!(changed > 0, "extra workers per search searched exactly as one on every demo level");
 }
 
-/// A restart (`Portfolio::restart`) changes nothing for a level solved before it is due (one
+/// A restart (`Portfolio::restarts`) changes nothing for a level solved before it is due (one
 /// thread: the same solution after the same states), and once due it starts a second search
 /// whose solutions replay and whose report counts both searches.
 #[test]
 fn a_restart_changes_only_what_outlasts_it() {
     let list = DEFAULT_MEMBERS.join(",");
-    let portfolio = |restart| Portfolio { restart, ..shared(members(&list).expect("known members"), 1) };
+    let portfolio = |restarts| Portfolio { restarts, ..shared(members(&list).expect("known members"), 1) };
     let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
     let dives = Dives { forward: 1, backward: 3 };
-    let late = Restart { after: Duration::from_secs(25), dives, then: None };
-    let at_once = Restart { after: Duration::ZERO, dives, then: None };
+    let late = Restart { after: Duration::from_secs(25), dives };
+    let at_once = Restart { after: Duration::ZERO, dives };
     let mut restarted = 0;
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         let solve = |restart| {
             solve_portfolio(&level, &portfolio(restart), &limits, &AtomicBool::new(false)).expect("runs")
         };
-        let (plain, before) = (solve(None), solve(Some(late)));
+        let (plain, before) = (solve(vec![]), solve(vec![late]));
         let (a, b) = (expect_solved(&level, &plain), expect_solved(&level, &before));
         assert_eq!(a.lurd, b.lurd, "{}: a restart not yet due changed the search", level.name());
         assert_eq!(plain.stats.states, before.stats.states, "{}", level.name());
         // Due at once: the first search stops at its first look at the clock.
-        let report = solve(Some(at_once));
+        let report = solve(vec![at_once]);
         expect_solved(&level, &report);
         let note = report.note.as_deref().unwrap_or_default();
         if note.contains("restarted after") {
@@ -324,12 +324,11 @@ fn a_restart_changes_only_what_outlasts_it() {
 /// the time limit with both searches counted.
 #[test]
 fn a_restarted_search_proves_and_stops() {
-    let twice = Then { after: Duration::ZERO, dives: Dives { forward: 1, backward: 2 } };
-    let restart =
-        Some(Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 }, then: Some(twice) });
+    let twice = Restart { after: Duration::ZERO, dives: Dives { forward: 1, backward: 2 } };
+    let restarts = vec![Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 } }, twice];
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
         let portfolio = Portfolio {
-            restart,
+            restarts: restarts.clone(),
             ..shared(members("fwd-greedy,bwd-wastar,bi-nearest").expect("known members"), 2)
         };
         let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
@@ -340,20 +339,23 @@ fn a_restarted_search_proves_and_stops() {
         return;
     };
     let portfolio = Portfolio {
-        restart: Some(Restart {
-            after: Duration::from_millis(300),
-            dives: Dives { forward: 1, backward: 4 },
-            then: Some(Then { after: Duration::from_millis(300), dives: Dives { forward: 1, backward: 8 } }),
-        }),
+        restarts: vec![
+            Restart { after: Duration::from_millis(300), dives: Dives { forward: 1, backward: 4 } },
+            Restart { after: Duration::from_millis(300), dives: Dives { forward: 1, backward: 8 } },
+            Restart { after: Duration::from_millis(300), dives: Dives { forward: 1, backward: 16 } },
+        ],
         ..shared(default_members(), 2)
     };
-    let limits = Limits { time: Some(Duration::from_millis(1500)), ..Limits::default() };
+    let limits = Limits { time: Some(Duration::from_millis(1800)), ..Limits::default() };
     let report = solve_portfolio(&xsokoban[9], &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
-    assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time), "XSokoban 10 solved in 1.5 s?");
+    assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time), "XSokoban 10 solved in 1.8 s?");
     let note = report.note.as_deref().unwrap_or_default();
-    // Two restarts, each named by when it came.
-    assert!(note.contains("restarted after") && note.contains(" s and "), "note {note:?}");
-    assert!(report.elapsed >= Duration::from_millis(1400), "{:?}", report.elapsed);
+    // Three restarts, each named by when it came.
+    assert!(
+        note.contains("restarted after") && note.contains(" s, ") && note.contains(" s and "),
+        "note {note:?}"
+    );
+    assert!(report.elapsed >= Duration::from_millis(1700), "{:?}", report.elapsed);
     // A time limit with no room for the second restart leaves one.
     let limits = Limits { time: Some(Duration::from_millis(500)), ..Limits::default() };
     let report = solve_portfolio(&xsokoban[9], &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
