@@ -383,6 +383,12 @@ impl Board {
         analysis::box_distances(&self.neighbours, &self.side_components, targets, true)
     }
 
+    /// Pull distances of a lone box from every cell to each of `targets`: the backward
+    /// counterpart of [`Board::push_distances_to`].
+    pub fn pull_distances_to(&self, targets: &[Cell]) -> DistanceTable {
+        analysis::box_distances(&self.neighbours, &self.side_components, targets, false)
+    }
+
     /// Pull distances of a lone box from every cell to every start square.
     #[inline]
     pub fn start_distances(&self) -> &DistanceTable {

@@ -205,6 +205,11 @@ pub struct PruningArgs {
     /// neutral).
     #[arg(long)]
     pub live_targets: bool,
+    /// Backward bridges: the backward search also runs short searches from the solved
+    /// position towards the state where the forward search came closest to the goals (the
+    /// mirror of the bridges).
+    #[arg(long)]
+    pub backward_bridges: bool,
     /// A thread that holds a forward and a backward search (a portfolio thread, or one thread
     /// of a single bidirectional strategy) gives them equal turns (by default the forward
     /// search gets a quarter).

@@ -83,6 +83,7 @@ impl Plan {
                 m.strategy.inertia &= !pruning.no_inertia;
                 m.strategy.bridges &= !pruning.no_bridges;
                 m.strategy.live_targets |= pruning.live_targets;
+                m.strategy.backward_bridges |= pruning.backward_bridges;
             }
             let tables = match search.portfolio_tables {
                 TablesArg::Separate => TableMode::Separate,
@@ -131,6 +132,7 @@ impl Plan {
         strategy.inertia &= !pruning.no_inertia;
         strategy.bridges &= !pruning.no_bridges;
         strategy.live_targets |= pruning.live_targets;
+        strategy.backward_bridges |= pruning.backward_bridges;
         let (mut push, mut pull) = (PushConfig::default(), PullConfig::default());
         apply_pruning(pruning, &mut push, &mut pull);
         let forward_weight = if pruning.equal_turns { 1 } else { FORWARD_WEIGHT };

@@ -55,7 +55,7 @@ pub struct SideRecord {
     /// The fewest boxes left to place in any state's feature cell (feature-cell orderings).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest_unplaced: Option<u32>,
-    /// Forward: bridges run and the nodes they expanded.
+    /// Bridges run towards the other direction's closest state and the nodes they expanded.
     #[serde(skip_serializing_if = "is_zero")]
     pub bridges: u64,
     #[serde(skip_serializing_if = "is_zero")]

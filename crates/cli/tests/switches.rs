@@ -33,6 +33,7 @@ const SWITCHES: &[&str] = &[
     "--pull-confinement",
     "--triple-deadlocks",
     "--room-entrances",
+    "--backward-bridges",
 ];
 
 #[test]
@@ -74,6 +75,17 @@ fn a_technique_switched_off_prunes_nothing() {
     };
     assert_eq!(macros(&[]), 0);
     assert!(macros(&["--room-entrances"]) > 0);
+    // The backward search runs bridges only with `--backward-bridges`, the forward one by
+    // default and not with `--no-bridges`.
+    let bridges = |extra: &[&str], side: &str| -> u64 {
+        let run = bisolve(&[&["levels/demo.xsb", "--json"], extra].concat());
+        run.expect_code(0);
+        run.records().iter().map(|r| r[side]["bridges"].as_u64().unwrap_or(0)).sum()
+    };
+    assert_eq!(bridges(&[], "backward"), 0);
+    assert!(bridges(&["--backward-bridges"], "backward") > 0);
+    assert!(bridges(&[], "forward") > 0);
+    assert_eq!(bridges(&["--no-bridges"], "forward"), 0);
     // Triple deadlocks are off unless asked for.
     let run = bisolve(&["levels/demo.xsb", "--json", "--strategy", "forward"]);
     for r in run.records() {

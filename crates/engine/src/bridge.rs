@@ -1,5 +1,5 @@
 //! Bridges: short forward searches from the start aimed at the state where the backward
-//! search came closest to the start.
+//! search came closest to the start, and their mirror, backward bridges.
 //!
 //! On many hard levels the backward search does nearly all the work: it pulls the boxes out of
 //! the goal area in a good order and comes within a few pulls of the start, while the forward
@@ -17,6 +17,15 @@
 //! A new bridge starts whenever the backward searches' closest state ([`Closest`], shared by
 //! the threads of a table) changes, within a share of the forward worker's effort
 //! ([`BridgeConfig`]). Switch: [`crate::Strategy::bridges`] (`--no-bridges`).
+//!
+//! Backward bridges are the mirror ([`crate::Strategy::backward_bridges`],
+//! `--backward-bridges`): the forward search often ends a few boxes short of the goals in
+//! positions whose endings the backward search, diving towards the start, never visited. A
+//! backward worker then also runs greedy searches from the solved position (every root of its
+//! search) on the matching bound of pull distances to the box squares of the forward search's
+//! closest state, recording backward states the forward search can meet. [`Bridges`] serves
+//! both: it starts from its worker's roots, measures with push or pull distances by the
+//! worker's direction, and records states as its worker's.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -53,9 +62,9 @@ impl Default for BridgeConfig {
     }
 }
 
-/// The state where the backward searches of one table came closest to the start (the
-/// smallest bound), shared between threads: backward workers offer theirs, forward workers
-/// aim their bridges at it.
+/// The state where the searches of one direction in one table came closest to their targets
+/// (the smallest bound), shared between threads: the workers of that direction offer theirs,
+/// the other direction's bridges aim at it.
 #[derive(Debug, Default)]
 pub struct Closest {
     version: AtomicU64,
@@ -187,13 +196,13 @@ fn child_state(boxes: &[Cell], child: &Child) -> State {
     State::new(moved, child.player)
 }
 
-/// The bridges of one forward worker: where they aim from, the last target and the effort so
-/// far.
+/// The bridges of one worker: what they aim at, the last target and the effort so far. They
+/// start from the roots of the worker's own search: the start for a forward worker, the solved
+/// position (one root per player region) for a backward one.
 #[derive(Debug)]
 pub struct Bridges<'a> {
     config: BridgeConfig,
     board: &'a Board,
-    start: &'a State,
     closest: &'a Closest,
     last_version: u64,
     /// Bridges run.
@@ -203,19 +212,14 @@ pub struct Bridges<'a> {
 }
 
 impl<'a> Bridges<'a> {
-    /// Bridges from `start` towards the states `closest` holds.
-    pub fn new(
-        config: BridgeConfig,
-        board: &'a Board,
-        start: &'a State,
-        closest: &'a Closest,
-    ) -> Bridges<'a> {
-        Bridges { config, board, start, closest, last_version: 0, runs: 0, expanded: 0 }
+    /// Bridges towards the states `closest` holds (the other direction's closest).
+    pub fn new(config: BridgeConfig, board: &'a Board, closest: &'a Closest) -> Bridges<'a> {
+        Bridges { config, board, closest, last_version: 0, runs: 0, expanded: 0 }
     }
 
-    /// Runs a bridge with the forward worker `fw` if the backward searches have a new closest
-    /// state and the bridges' share of `fw`'s expansions allows; returns a meeting or a
-    /// solution it found.
+    /// Runs a bridge with the worker `fw` if the other direction has a new closest state and
+    /// the bridges' share of `fw`'s expansions allows; returns a meeting or a solution it
+    /// found.
     pub fn maybe_run<F: Expander>(
         &mut self,
         fw: &mut Worker<'_, F>,
@@ -240,8 +244,12 @@ impl<'a> Bridges<'a> {
         table: &VisitedTable,
         stop: &Stop<'_>,
     ) -> Option<Found> {
-        let (board, start) = (self.board, self.start);
-        let distances = board.push_distances_to(&target.boxes);
+        let board = self.board;
+        let side = fw.exp.side();
+        let distances = match side {
+            Side::Forward => board.push_distances_to(&target.boxes),
+            Side::Backward => board.pull_distances_to(&target.boxes),
+        };
         let mut bound = LowerBound::new(BoundKind::Matching);
         let n = board.n_boxes();
         let mut open = OpenList::new(HEADER + n);
@@ -249,12 +257,17 @@ impl<'a> Bridges<'a> {
         let mut node: Vec<u16> = Vec::with_capacity(HEADER + n);
         let mut child_node: Vec<u16> = Vec::with_capacity(HEADER + n);
         let mut children = Vec::new();
-        let player = start.normalized_player(board);
-        let h = bound.prepare(&distances, &start.boxes)?;
-        seen.insert(fw.zobrist.fingerprint(&start.boxes, player).key());
-        node.extend_from_slice(&[player, 0]);
-        node.extend_from_slice(&start.boxes);
-        open.push(h as usize, 0, &node);
+        for root in fw.exp.roots(&mut fw.scratch) {
+            let Some(h) = bound.prepare(&distances, &root.state.boxes) else {
+                continue;
+            };
+            if seen.insert(root.fp.key()) {
+                node.clear();
+                node.extend_from_slice(&[root.state.player, 0]);
+                node.extend_from_slice(&root.state.boxes);
+                open.push(h as usize, 0, &node);
+            }
+        }
         let node_bytes = (HEADER + n) * std::mem::size_of::<u16>();
         let mut pacer = Pacer::new();
         for _ in 0..self.config.budget {
@@ -280,8 +293,8 @@ impl<'a> Bridges<'a> {
             children.clear();
             fw.exp.expand(&mut fw.scratch, NodeRef { boxes, player, fp, g }, &mut children);
             self.expanded += 1;
-            // The forward search's effort includes its bridges (one thread gives each
-            // direction turns by states generated).
+            // The worker's effort includes its bridges (one thread gives each direction
+            // turns by states generated).
             fw.stats.generated += children.len() as u64;
             let depth = (g + 1).min(MAX_DEPTH);
             for child in &children {
@@ -292,10 +305,10 @@ impl<'a> Bridges<'a> {
                 child_node.extend_from_slice(&[child.player, depth as u16]);
                 child_node.extend_from_slice(boxes);
                 child_node[HEADER + child.box_index as usize] = child.to;
-                match table.insert(child.fp, Side::Forward, depth, child.packed()) {
+                match table.insert(child.fp, side, depth, child.packed()) {
                     Insert::Meeting(_) => {
                         return Some(Found::Meeting {
-                            side: Side::Forward,
+                            side,
                             parent: State::new(boxes.to_vec(), player),
                             mv: child.packed(),
                             child: State::new(child_node[HEADER..].to_vec(), child.player),
@@ -303,10 +316,10 @@ impl<'a> Bridges<'a> {
                     }
                     _ if child.goal => {
                         let state = State::new(child_node[HEADER..].to_vec(), child.player);
-                        return Some(Found::Goal { side: Side::Forward, state });
+                        return Some(Found::Goal { side, state });
                     }
                     Insert::New => {
-                        // The forward search would never queue it now: queue it for it.
+                        // The worker's search would never queue it now: queue it for it.
                         fw.queue_bridged(depth, child, &child_node);
                         fw.stats.inserted += 1;
                     }
@@ -417,7 +430,7 @@ mod tests {
         let target_fp = target.fingerprint(board);
         table.insert(target_fp, Side::Backward, 0, PackedMove::ROOT);
         let closest = Closest::new();
-        let mut bridges = Bridges::new(BridgeConfig::default(), board, start, &closest);
+        let mut bridges = Bridges::new(BridgeConfig::default(), board, &closest);
         assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "no target yet");
         closest.offer(4, target);
         let found = bridges.maybe_run(&mut fw, &table, &stop).expect("the bridge meets the target");
@@ -441,6 +454,51 @@ mod tests {
         assert_eq!(bridges.runs, 1);
     }
 
+    /// The mirror: a backward worker's bridge from the solved position, aimed at the state
+    /// where the forward search came closest to the goals, meets it, and the two halves
+    /// stitch into a solution.
+    #[test]
+    fn a_backward_bridge_meets_the_forward_search_near_the_goals() {
+        let level = Level::parse(ROOM).unwrap();
+        let (board, start) = (level.board(), level.start());
+        let fwd = Forward::new(board, start, PushConfig::default());
+        let bwd = Backward::new(board, start, PullConfig::default());
+        let table = VisitedTable::new(4);
+        let cancel = AtomicBool::new(false);
+        let stop = Stop::new(Limits::default(), &cancel, 2);
+        let strategy = Strategy::default();
+        let closest = Closest::new();
+        let mut fw =
+            Worker::new(&fwd, board.zobrist(), board.n_boxes(), strategy, 0).publishing(&closest, false);
+        assert!(fw.seed(&table).is_none());
+        let mut bw = Worker::new(&bwd, board.zobrist(), board.n_boxes(), strategy, 1);
+        assert!(bw.seed(&table).is_none());
+        let mut bridges = Bridges::new(BridgeConfig::default(), board, &closest);
+        assert!(bridges.maybe_run(&mut bw, &table, &stop).is_none(), "no target yet");
+        // Two forward expansions: the forward search offers its closest child.
+        for _ in 0..2 {
+            assert!(matches!(fw.step(&table, None), crate::worker::Step::Continue), "searched on");
+        }
+        let (_, target) = closest.get().expect("the forward search offered a target");
+        assert_ne!(target.boxes, start.boxes);
+        let found = bridges.maybe_run(&mut bw, &table, &stop).expect("the bridge meets the forward search");
+        let Found::Meeting { side: Side::Backward, ref child, .. } = found else {
+            panic!("expected a backward meeting, got {found:?}");
+        };
+        assert_eq!(table.get(child.fingerprint(board)).map(|r| r.side()), Some(Side::Forward));
+        assert_eq!(bridges.runs, 1);
+        assert!(bridges.expanded > 0);
+        let pushes = stitch(Some(&fwd), Some(&bwd), board, &table, &found).expect("stitched");
+        pushes_to_steps(board, start, &pushes).expect("the pushes are legal from the start");
+        let mut boxes = start.boxes.clone();
+        for p in &pushes {
+            let at = boxes.iter().position(|&b| b == p.from).expect("a box is pushed");
+            boxes[at] = board.neighbour(p.from, p.dir);
+        }
+        boxes.sort_unstable();
+        assert_eq!(boxes, board.goals(), "the stitched pushes solve the level");
+    }
+
     #[test]
     fn states_a_bridge_records_are_queued_for_the_forward_search() {
         let level = Level::parse(ROOM).unwrap();
@@ -459,7 +517,7 @@ mod tests {
         // gets every new state to expand later.
         let closest = Closest::new();
         closest.offer(4, near.start());
-        let mut bridges = Bridges::new(BridgeConfig::default(), board, start, &closest);
+        let mut bridges = Bridges::new(BridgeConfig::default(), board, &closest);
         assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none());
         assert!(bridges.expanded > 0);
         assert_eq!(fw.open_len() as u64, fw.stats.inserted);

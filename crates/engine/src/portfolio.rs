@@ -249,7 +249,7 @@ fn member(
     Member {
         name,
         about,
-        strategy: Strategy { directions, weighting, inertia: true, bridges: true, live_targets: false },
+        strategy: Strategy { directions, weighting, ..Strategy::default() },
         push: PushConfig { bound, ..PushConfig::default() },
         pull: PullConfig { bound, ..PullConfig::default() },
     }
@@ -600,6 +600,14 @@ fn solve_once(
     let bridging: Vec<Option<usize>> = (0..n_tables)
         .map(|t| (0..members.len()).find(|&m| table_of(m) == t && members[m].strategy.uses_bridges()))
         .collect();
+    // Backward bridges, the mirror: the first backward search of a member that uses them aims
+    // at the closest state of every forward search of its table.
+    let forward_closests: Vec<Closest> = (0..n_tables).map(|_| Closest::new()).collect();
+    let back_bridging: Vec<Option<usize>> = (0..n_tables)
+        .map(|t| {
+            (0..members.len()).find(|&m| table_of(m) == t && members[m].strategy.uses_backward_bridges())
+        })
+        .collect();
     // Searches of one direction that share a table each keep their own visited set, or the
     // second would queue only what the first had not seen (see Worker::with_own_visited); the
     // workers of one search share its set.
@@ -622,9 +630,13 @@ fn solve_once(
                         Some(set) => w.with_own_visited(set, k == 0),
                         None => w,
                     };
+                    let w = match back_bridging[table] {
+                        Some(_) => w.publishing(&forward_closests[table], false),
+                        None => w,
+                    };
                     // One worker runs the bridges: two would aim at the same states.
                     if bridging[table] == Some(m) && k == 0 {
-                        let bridges = Bridges::new(BridgeConfig::default(), board, start, &closests[table]);
+                        let bridges = Bridges::new(BridgeConfig::default(), board, &closests[table]);
                         Box::new(w.with_bridges(bridges))
                     } else {
                         Box::new(w)
@@ -636,8 +648,13 @@ fn solve_once(
                         Some(set) => w.with_own_visited(set, k == 0),
                         None => w,
                     };
-                    if let Some(b) = bridging[table] {
-                        Box::new(w.publishing(&closests[table], members[b].strategy.live_targets))
+                    let w = match bridging[table] {
+                        Some(b) => w.publishing(&closests[table], members[b].strategy.live_targets),
+                        None => w,
+                    };
+                    if back_bridging[table] == Some(m) && k == 0 {
+                        let bridges = Bridges::new(BridgeConfig::default(), board, &forward_closests[table]);
+                        Box::new(w.with_bridges(bridges))
                     } else {
                         Box::new(w)
                     }

@@ -204,27 +204,32 @@ pub fn solve(
     let strategy = config.strategy;
     let n = board.n_boxes();
     let zobrist = board.zobrist();
-    let closest = Closest::new();
+    let (closest, forward_closest) = (Closest::new(), Closest::new());
     let bridges = strategy.uses_bridges();
+    let back_bridges = strategy.uses_backward_bridges();
     let mut fws: Vec<_> = (0..n_fwd)
         .map(|i| {
-            let w = Worker::new(&fwd, zobrist, n, strategy, i);
+            let mut w = Worker::new(&fwd, zobrist, n, strategy, i);
+            if back_bridges {
+                w = w.publishing(&forward_closest, false);
+            }
             // One forward worker runs the bridges: two would aim at the same states.
             if bridges && i == 0 {
-                w.with_bridges(Bridges::new(BridgeConfig::default(), board, start, &closest))
-            } else {
-                w
+                w = w.with_bridges(Bridges::new(BridgeConfig::default(), board, &closest));
             }
+            w
         })
         .collect();
     let mut bws: Vec<_> = (0..n_bwd)
         .map(|i| {
-            let w = Worker::new(&bwd, zobrist, n, strategy, n_fwd + i);
+            let mut w = Worker::new(&bwd, zobrist, n, strategy, n_fwd + i);
             if bridges {
-                w.publishing(&closest, strategy.live_targets)
-            } else {
-                w
+                w = w.publishing(&closest, strategy.live_targets);
             }
+            if back_bridges && i == 0 {
+                w = w.with_bridges(Bridges::new(BridgeConfig::default(), board, &forward_closest));
+            }
+            w
         })
         .collect();
     // Seed both sides before any search so a root found by the other side is a meeting.

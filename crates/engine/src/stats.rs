@@ -29,10 +29,9 @@ pub struct SideStats {
     /// finishing is stuck in states that look almost done (for the backward search: almost
     /// the start position) but are not.
     pub closest_unplaced: Option<u32>,
-    /// Forward: bridges run towards the backward searches' closest state (see
-    /// [`crate::bridge`]).
+    /// Bridges run towards the other direction's closest state (see [`crate::bridge`]).
     pub bridges: u64,
-    /// Forward: nodes the bridges expanded (not counted in `expanded`; their children are
+    /// Nodes the bridges expanded (not counted in `expanded`; their children are
     /// counted in `generated`, the effort by which one thread gives the directions turns).
     pub bridge_expanded: u64,
 }

@@ -162,6 +162,10 @@ pub struct Strategy {
     /// Default off (measured neutral: the same levels at 10 s, none more at 60 s on the levels
     /// where the backward search ends stuck at bound 0); `--live-targets`.
     pub live_targets: bool,
+    /// Backward bridges (see [`crate::bridge`]): the mirror of the bridges. The backward
+    /// worker also searches from the solved position towards the state where the forward
+    /// search came closest to the goals, so the two meet there. `--backward-bridges`.
+    pub backward_bridges: bool,
 }
 
 /// The ordering `forward`, `backward` and `bidirectional` use when none is named: greedy with
@@ -183,6 +187,7 @@ impl Default for Strategy {
             inertia: true,
             bridges: true,
             live_targets: false,
+            backward_bridges: false,
         }
     }
 }
@@ -221,6 +226,12 @@ impl Strategy {
         self.bridges && self.directions == Directions::Both && !self.weighting.optimal()
     }
 
+    /// True if the backward worker runs bridges towards the forward search's closest state
+    /// ([`Strategy::backward_bridges`], both directions, not A*).
+    pub fn uses_backward_bridges(self) -> bool {
+        self.backward_bridges && self.directions == Directions::Both && !self.weighting.optimal()
+    }
+
     /// The backward switches this strategy can use: feature cells only for the feature-space
     /// ordering.
     pub fn backward_config(self, mut pull: bisolve_pull::PullConfig) -> bisolve_pull::PullConfig {
@@ -245,7 +256,7 @@ impl Strategy {
             "bidirectional" | "both" => Directions::Both,
             _ => return Err(unknown(&name)),
         };
-        Ok(Strategy { directions, weighting, inertia: true, bridges: true, live_targets: false })
+        Ok(Strategy { weighting, directions, ..Strategy::default() })
     }
 }
 

@@ -67,9 +67,9 @@ pub struct Worker<'a, E: Expander> {
     /// Counters of this worker.
     pub stats: SideStats,
     slot: usize,
-    /// Backward: how to offer targets to the forward workers' bridges.
+    /// How to offer targets to the other direction's bridges.
     aim: Option<Aim<'a>>,
-    /// Forward: bridges towards the backward searches' closest state.
+    /// Bridges towards the other direction's closest state.
     bridges: Option<Bridges<'a>>,
     /// The states this worker's search has queued, when it shares a table with another
     /// search of its direction (see [`Worker::with_own_visited`]), and whether this worker
@@ -125,15 +125,14 @@ impl<'a, E: Expander> Worker<'a, E> {
         self
     }
 
-    /// This (backward) worker offers its closest states to `closest`, for the bridges of the
-    /// forward workers of the same table.
+    /// This worker offers its closest states to `closest`, for the bridges of the other
+    /// direction's workers of the same table.
     pub fn publishing(mut self, closest: &'a Closest, live_targets: bool) -> Self {
         self.aim = Some(Aim::new(closest, live_targets));
         self
     }
 
-    /// This (forward) worker runs `bridges` (see [`crate::bridge`]) when [`Worker::bridge`] is
-    /// called.
+    /// This worker runs `bridges` (see [`crate::bridge`]) when [`Worker::bridge`] is called.
     pub fn with_bridges(mut self, bridges: Bridges<'a>) -> Self {
         self.bridges = Some(bridges);
         self

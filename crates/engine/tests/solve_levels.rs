@@ -319,6 +319,31 @@ fn microban_sample_with_the_packing_techniques() {
     }
 }
 
+/// Backward bridges (off by default) on: every solution replays, with one or two threads, on
+/// the Microban sample and the first twenty Microban II levels, and the backward search runs
+/// bridges on some of them.
+#[test]
+fn microban_sample_with_backward_bridges() {
+    let Some(levels) = common::shared_collection("microban.xsb") else {
+        return;
+    };
+    let mut sample: Vec<Level> = MICROBAN_SAMPLE.iter().map(|&i| levels[i - 1].clone()).collect();
+    if let Some(second) = common::shared_collection("microban2.xsb") {
+        sample.extend(second.into_iter().take(20));
+    }
+    let mut bridged = 0;
+    for level in &sample {
+        for threads in [1, 2] {
+            let mut config = common::config("bidirectional", threads);
+            config.strategy.backward_bridges = true;
+            let report = common::run(level, &config, &common::time_limit(10.0));
+            expect_solved(level, &report);
+            bridged += usize::from(report.stats.backward.bridges > 0);
+        }
+    }
+    assert!(bridged > 0, "no backward bridge ran on the sample");
+}
+
 /// A level whose player can reach boxes but no goal (every goal is walled off), or goals but
 /// no box, is valid text that no search can solve: loading it must work and the solve must
 /// say unsolvable, with a note saying why.
