@@ -232,8 +232,9 @@ pub struct PruningArgs {
     #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
     pub restart_after: Option<f64>,
     /// The restarts, as SECS:DIVES pairs (`10:4,25:8`, the default): how long each run goes
-    /// before the next starts from scratch, and the backward dives of that next run; the last
-    /// runs for the rest of the time limit.
+    /// before the next starts from scratch, and the backward dives of that next run
+    /// (`--forward-dives` applies to every run); the last runs for the rest of the time limit.
+    /// Restarts are timed, so a one-thread run with them is no longer deterministic.
     #[arg(long, value_name = "LIST", conflicts_with_all = ["no_restart", "restart_after"])]
     pub restarts: Option<String>,
     /// No restart (see `--restart-after`).

@@ -110,12 +110,13 @@ impl Plan {
                     }
                     let mut restarts = Restart::defaults();
                     restarts[0].after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
-                    for r in &mut restarts {
-                        r.dives.forward = dives.forward;
-                    }
                     restarts
                 }
             };
+            // Forward dives asked for hold in every run.
+            for r in &mut restarts {
+                r.dives.forward = dives.forward;
+            }
             if pruning.no_second_restart {
                 restarts.truncate(1);
             }
