@@ -353,6 +353,18 @@ mod tests {
     /// The same room with each box pushed twice to the right.
     const NEAR: &str = "#########\n#   @$ .#\n#    $ .#\n#########\n";
 
+    /// The box squares, sorted, after `pushes` from `start`, which must be legal there.
+    fn boxes_after(board: &Board, start: &State, pushes: &[bisolve_board::moves::Push]) -> Vec<Cell> {
+        pushes_to_steps(board, start, pushes).expect("the pushes are legal from the start");
+        let mut boxes = start.boxes.clone();
+        for p in pushes {
+            let at = boxes.iter().position(|&b| b == p.from).expect("a box is pushed");
+            boxes[at] = board.neighbour(p.from, p.dir);
+        }
+        boxes.sort_unstable();
+        boxes
+    }
+
     #[test]
     fn closest_keeps_the_smallest_bound() {
         let level = Level::parse(ROOM).unwrap();
@@ -441,14 +453,7 @@ mod tests {
         // The path is in the table: the stitch rebuilds four legal pushes to the target.
         let pushes = stitch(Some(&fwd), Some(&bwd), board, &table, &found).expect("stitched");
         assert_eq!(pushes.len(), 4);
-        pushes_to_steps(board, start, &pushes).expect("the pushes are legal from the start");
-        let mut boxes = start.boxes.clone();
-        for p in &pushes {
-            let at = boxes.iter().position(|&b| b == p.from).expect("a box is pushed");
-            boxes[at] = board.neighbour(p.from, p.dir);
-        }
-        boxes.sort_unstable();
-        assert_eq!(boxes, target.boxes);
+        assert_eq!(boxes_after(board, start, &pushes), target.boxes);
         assert_eq!(bridges.runs, 1);
         assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "the same target is not bridged twice");
         assert_eq!(bridges.runs, 1);
@@ -489,14 +494,7 @@ mod tests {
         assert_eq!(bridges.runs, 1);
         assert!(bridges.expanded > 0);
         let pushes = stitch(Some(&fwd), Some(&bwd), board, &table, &found).expect("stitched");
-        pushes_to_steps(board, start, &pushes).expect("the pushes are legal from the start");
-        let mut boxes = start.boxes.clone();
-        for p in &pushes {
-            let at = boxes.iter().position(|&b| b == p.from).expect("a box is pushed");
-            boxes[at] = board.neighbour(p.from, p.dir);
-        }
-        boxes.sort_unstable();
-        assert_eq!(boxes, board.goals(), "the stitched pushes solve the level");
+        assert_eq!(boxes_after(board, start, &pushes), board.goals(), "the stitched pushes solve the level");
     }
 
     #[test]

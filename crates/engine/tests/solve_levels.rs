@@ -273,6 +273,17 @@ fn hand_made_unsolvable_levels_under_every_strategy() {
 /// Microban I levels that every direction solves quickly.
 const MICROBAN_SAMPLE: [usize; 10] = [1, 2, 10, 25, 50, 75, 100, 120, 140, 150];
 
+/// The Microban sample and the first `second` levels of Microban II (where that file is
+/// there); `None` without the shared levels.
+fn microban_sample_and_second(second: usize) -> Option<Vec<Level>> {
+    let levels = common::shared_collection("microban.xsb")?;
+    let mut sample: Vec<Level> = MICROBAN_SAMPLE.iter().map(|&i| levels[i - 1].clone()).collect();
+    if let Some(more) = common::shared_collection("microban2.xsb") {
+        sample.extend(more.into_iter().take(second));
+    }
+    Some(sample)
+}
+
 #[test]
 fn microban_sample_every_direction_and_thread_count() {
     let Some(levels) = common::shared_collection("microban.xsb") else {
@@ -298,13 +309,9 @@ fn microban_sample_every_direction_and_thread_count() {
 /// Microban II levels.
 #[test]
 fn microban_sample_with_the_packing_techniques() {
-    let Some(levels) = common::shared_collection("microban.xsb") else {
+    let Some(sample) = microban_sample_and_second(10) else {
         return;
     };
-    let mut sample: Vec<Level> = MICROBAN_SAMPLE.iter().map(|&i| levels[i - 1].clone()).collect();
-    if let Some(second) = common::shared_collection("microban2.xsb") {
-        sample.extend(second.into_iter().take(10));
-    }
     for level in &sample {
         for strategy in ["forward", "bidirectional", "backward"] {
             for threads in [1, 2] {
@@ -324,13 +331,9 @@ fn microban_sample_with_the_packing_techniques() {
 /// bridges on some of them.
 #[test]
 fn microban_sample_with_backward_bridges() {
-    let Some(levels) = common::shared_collection("microban.xsb") else {
+    let Some(sample) = microban_sample_and_second(20) else {
         return;
     };
-    let mut sample: Vec<Level> = MICROBAN_SAMPLE.iter().map(|&i| levels[i - 1].clone()).collect();
-    if let Some(second) = common::shared_collection("microban2.xsb") {
-        sample.extend(second.into_iter().take(20));
-    }
     let mut bridged = 0;
     for level in &sample {
         for threads in [1, 2] {
