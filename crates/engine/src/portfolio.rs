@@ -501,7 +501,11 @@ pub fn solve_portfolio(
     }
     let mut report = done.expect("at least one run");
     if !restarts.is_empty() {
-        let mut at: Vec<String> = restarts.iter().map(|t| format!("{t:.0} s")).collect();
+        // Whole seconds, or tenths below 10 s (short restarts given with `--restarts`).
+        let mut at: Vec<String> = restarts
+            .iter()
+            .map(|&t| if t < 9.95 { format!("{t:.1} s") } else { format!("{t:.0} s") })
+            .collect();
         let last = at.pop().unwrap_or_default();
         let at = if at.is_empty() { last } else { format!("{} and {last}", at.join(", ")) };
         let restarted = format!("restarted after {at} with more dives");
