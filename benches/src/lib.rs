@@ -96,7 +96,13 @@ pub struct PathState {
 impl PathState {
     /// The state as the expanders take it.
     pub fn node(&self) -> NodeRef<'_> {
-        NodeRef { boxes: &self.boxes, player: self.player, fp: self.fp, g: self.g }
+        NodeRef {
+            boxes: &self.boxes,
+            player: self.player,
+            fp: self.fp,
+            g: self.g,
+            moved: bisolve_board::NO_CELL,
+        }
     }
 }
 

@@ -66,6 +66,14 @@ impl BoxMap {
         self.at[to as usize] = self.at[from as usize];
         self.at[from as usize] = EMPTY;
     }
+
+    /// As [`BoxMap::move_box`], but a box may stay where it is.
+    #[inline]
+    pub fn shift(&mut self, from: Cell, to: Cell) {
+        if from != to {
+            self.move_box(from, to);
+        }
+    }
 }
 
 /// True if the free orthogonal neighbours of `cell` are connected to each other through free
@@ -249,6 +257,14 @@ impl Areas {
         self.area[c] = area;
     }
 
+    /// The area count and the player's region (its smallest cell) of the labelled position
+    /// itself with the player on `player`, a free square: what [`Areas::after_move`] gives for
+    /// a box that ends where it started.
+    pub fn unmoved(&self, player: Cell) -> (u32, Cell) {
+        debug_assert!(self.is_free(player));
+        (self.count(), self.roots[self.area[player as usize] as usize])
+    }
+
     /// The area count and the player's normalized position (the smallest cell of the region)
     /// after one box moves from `from` to `to` (neighbours, as a push or pull moves it, or
     /// further, as a macro does) and the player ends on `player`, all worked out from the last
@@ -406,5 +422,39 @@ impl Reach {
     /// The cells the last fill reached, in no particular order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
         self.stamp.iter().enumerate().filter(move |&(_, &s)| s == self.current).map(|(c, _)| c as Cell)
+    }
+}
+
+/// A set of (square, direction) pairs, such as the positions a box's run of pushes or pulls
+/// has reached (the square, the way it moved onto it), kept as generation stamps: clearing
+/// it costs nothing.
+#[derive(Debug, Clone)]
+pub struct SquareDirs {
+    stamp: Vec<u32>,
+    current: u32,
+}
+
+impl SquareDirs {
+    /// An empty set for a board with `n_cells` cells.
+    pub fn new(n_cells: usize) -> SquareDirs {
+        SquareDirs { stamp: vec![0; 4 * n_cells], current: 1 }
+    }
+
+    /// Empties the set.
+    pub fn next(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.fill(0);
+            self.current = 1;
+        }
+    }
+
+    /// Adds the pair; false if it was there already.
+    #[inline]
+    pub fn insert(&mut self, cell: Cell, dir: crate::dir::Dir) -> bool {
+        let k = 4 * cell as usize + dir.index();
+        let new = self.stamp[k] != self.current;
+        self.stamp[k] = self.current;
+        new
     }
 }

@@ -114,6 +114,13 @@ impl std::fmt::Debug for PackedMove {
     }
 }
 
+/// The most cells a board may have for box moves (`PushConfig::box_moves` and its pull
+/// mirror): a run fills the player's region once per position it reaches, so one expansion
+/// costs up to boxes x 4 cells x cells steps, and on larger boards (the limit tests' open
+/// 125 x 125 room with 600 boxes) one expansion would outlast every limit's check. The
+/// searches make single moves there.
+pub const BOX_MOVE_MAX_CELLS: usize = 1024;
+
 /// A state being expanded, as the search loop stores it.
 #[derive(Clone, Copy, Debug)]
 pub struct NodeRef<'a> {
@@ -125,6 +132,10 @@ pub struct NodeRef<'a> {
     pub fp: Fingerprint,
     /// Moves from the root of its search.
     pub g: u32,
+    /// The cell of the box that a single push or pull (not a macro) last moved to reach this
+    /// node, when the search knows it and every move of that box from here was already made
+    /// by the expansion that moved it (see `PushConfig::box_moves`); [`NO_CELL`] otherwise.
+    pub moved: Cell,
 }
 
 /// A successor found by expanding a node.
@@ -149,6 +160,10 @@ pub struct Child {
     /// The child's feature cell (see [`FeatureCell`]), when the expander computes features;
     /// 0 otherwise.
     pub cell: u32,
+    /// Moves from the node expanded to this child: 1, or more for a box moved several times
+    /// in one expansion (box moves), where the move undone gives the child made just before
+    /// it from the same expansion, which the search records first.
+    pub steps: u16,
 }
 
 impl Child {

@@ -291,13 +291,17 @@ impl<'a> Bridges<'a> {
             }
             let fp = fw.zobrist.fingerprint(boxes, player);
             children.clear();
-            fw.exp.expand(&mut fw.scratch, NodeRef { boxes, player, fp, g }, &mut children);
+            fw.exp.expand(
+                &mut fw.scratch,
+                NodeRef { boxes, player, fp, g, moved: bisolve_board::NO_CELL },
+                &mut children,
+            );
             self.expanded += 1;
             // The worker's effort includes its bridges (one thread gives each direction
             // turns by states generated).
             fw.stats.generated += children.len() as u64;
-            let depth = (g + 1).min(MAX_DEPTH);
             for child in &children {
+                let depth = (g + u32::from(child.steps)).min(MAX_DEPTH);
                 if !seen.insert(child.fp.key()) {
                     continue;
                 }
@@ -307,11 +311,12 @@ impl<'a> Bridges<'a> {
                 child_node[HEADER + child.box_index as usize] = child.to;
                 match table.insert(child.fp, side, depth, child.packed()) {
                     Insert::Meeting(_) => {
+                        let child_state = State::new(child_node[HEADER..].to_vec(), child.player);
                         return Some(Found::Meeting {
                             side,
-                            parent: State::new(boxes.to_vec(), player),
+                            parent: fw.parent_of(boxes, player, child, &child_state),
                             mv: child.packed(),
-                            child: State::new(child_node[HEADER..].to_vec(), child.player),
+                            child: child_state,
                         });
                     }
                     _ if child.goal => {
@@ -394,6 +399,7 @@ mod tests {
             goal: false,
             is_macro: false,
             cell: 0,
+            steps: 1,
         }
     }
 
@@ -466,8 +472,9 @@ mod tests {
     fn a_backward_bridge_meets_the_forward_search_near_the_goals() {
         let level = Level::parse(ROOM).unwrap();
         let (board, start) = (level.board(), level.start());
-        let fwd = Forward::new(board, start, PushConfig::default());
-        let bwd = Backward::new(board, start, PullConfig::default());
+        // Single pushes: two expansions with box moves already finish this room.
+        let fwd = Forward::new(board, start, PushConfig { box_moves: false, ..PushConfig::default() });
+        let bwd = Backward::new(board, start, PullConfig { box_moves: false, ..PullConfig::default() });
         let table = VisitedTable::new(4);
         let cancel = AtomicBool::new(false);
         let stop = Stop::new(Limits::default(), &cancel, 2);

@@ -167,7 +167,13 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// roots).
     pub fn seed_always(&mut self, table: &VisitedTable) -> Option<Found> {
         for root in self.exp.roots(&mut self.scratch) {
-            let node = NodeRef { boxes: &root.state.boxes, player: root.state.player, fp: root.fp, g: 0 };
+            let node = NodeRef {
+                boxes: &root.state.boxes,
+                player: root.state.player,
+                fp: root.fp,
+                g: 0,
+                moved: bisolve_board::NO_CELL,
+            };
             if self.exp.is_goal(&mut self.scratch, node) {
                 table.insert(root.fp, self.side, 0, PackedMove::ROOT);
                 return Some(Found::Goal { side: self.side, state: root.state });
@@ -200,7 +206,13 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// goal, or that the other side has recorded, is returned at once.
     pub fn seed(&mut self, table: &VisitedTable) -> Option<Found> {
         for root in self.exp.roots(&mut self.scratch) {
-            let node = NodeRef { boxes: &root.state.boxes, player: root.state.player, fp: root.fp, g: 0 };
+            let node = NodeRef {
+                boxes: &root.state.boxes,
+                player: root.state.player,
+                fp: root.fp,
+                g: 0,
+                moved: bisolve_board::NO_CELL,
+            };
             if self.exp.is_goal(&mut self.scratch, node) {
                 table.insert(root.fp, self.side, 0, PackedMove::ROOT);
                 return Some(Found::Goal { side: self.side, state: root.state });
@@ -257,7 +269,16 @@ impl<'a, E: Expander> Worker<'a, E> {
             // table; carry on from that.
             g = depth;
         }
-        let node = NodeRef { boxes, player, fp, g };
+        // The box the move into this node moved (not a macro's), which box moves leave to
+        // the run that moved it.
+        let moved = record.map_or(bisolve_board::NO_CELL, |r| {
+            if r.mv().is_macro() {
+                bisolve_board::NO_CELL
+            } else {
+                r.mv().to()
+            }
+        });
+        let node = NodeRef { boxes, player, fp, g, moved };
         if self.weighting.optimal() && self.exp.is_goal(&mut self.scratch, node) {
             return Step::Found(Found::Goal { side: self.side, state: State::new(boxes.to_vec(), player) });
         }
@@ -269,8 +290,8 @@ impl<'a, E: Expander> Worker<'a, E> {
         if let Some(aim) = &mut self.aim {
             aim.consider(self.exp, &mut self.scratch, boxes, &self.children, self.stats.expanded);
         }
-        let depth = (g + 1).min(MAX_DEPTH);
         for child in &self.children {
+            let depth = (g + u32::from(child.steps)).min(MAX_DEPTH);
             let mut inserted = table.insert(child.fp, self.side, depth, child.packed());
             // New to the table (the state limit counts those), whatever this worker queues.
             let recorded_new = inserted == Insert::New;
@@ -326,10 +347,10 @@ impl<'a, E: Expander> Worker<'a, E> {
                 }
                 Insert::Duplicate => self.stats.duplicates += 1,
                 Insert::Meeting(_) => {
-                    let parent = State::new(boxes.to_vec(), player);
                     let mut moved = boxes.to_vec();
                     moved[child.box_index as usize] = child.to;
                     let child_state = State::new(moved, child.player);
+                    let parent = self.parent_of(boxes, player, child, &child_state);
                     return Step::Found(Found::Meeting {
                         side: self.side,
                         parent,
@@ -340,6 +361,23 @@ impl<'a, E: Expander> Worker<'a, E> {
             }
         }
         Step::Continue
+    }
+
+    /// The state `child` (which is `child_state`) came from: the node expanded (`boxes`,
+    /// `player`), or for a later push of a box's run the child made just before it.
+    pub(crate) fn parent_of(
+        &self,
+        boxes: &[Cell],
+        player: Cell,
+        child: &Child,
+        child_state: &State,
+    ) -> State {
+        if child.steps > 1 {
+            if let Some(parent) = self.exp.parent(child_state, child.packed()) {
+                return parent;
+            }
+        }
+        State::new(boxes.to_vec(), player)
     }
 
     /// Queues `child` (laid out in `node`), which a bridge has just recorded in the table,

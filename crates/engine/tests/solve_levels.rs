@@ -347,6 +347,35 @@ fn microban_sample_with_backward_bridges() {
     assert!(bridged > 0, "no backward bridge ran on the sample");
 }
 
+/// Box moves (off by default) on both sides: every solution replays, forward alone, backward
+/// alone and bidirectional (where runs meet part way), with one or two threads, on the
+/// Microban sample and the first twenty Microban II levels, and runs longer than one push and
+/// one pull were made.
+#[test]
+fn microban_sample_with_box_moves() {
+    let Some(sample) = microban_sample_and_second(20) else {
+        return;
+    };
+    let count =
+        |pruned: &[(&str, u64)], name: &str| pruned.iter().find(|(n, _)| *n == name).map_or(0, |&(_, k)| k);
+    let (mut later_pushes, mut later_pulls) = (0, 0);
+    for level in &sample {
+        for strategy in ["forward", "backward", "bidirectional"] {
+            for threads in [1, 2] {
+                let mut config = common::config(strategy, threads);
+                config.push.box_moves = true;
+                config.pull.box_moves = true;
+                let report = common::run(level, &config, &common::time_limit(10.0));
+                expect_solved(level, &report);
+                later_pushes += count(&report.stats.forward.pruned, "box moves past the first push");
+                later_pulls += count(&report.stats.backward.pruned, "box moves past the first pull");
+            }
+        }
+    }
+    assert!(later_pushes > 0, "no run went past its first push");
+    assert!(later_pulls > 0, "no run went past its first pull");
+}
+
 /// A level whose player can reach boxes but no goal (every goal is walled off), or goals but
 /// no box, is valid text that no search can solve: loading it must work and the solve must
 /// say unsolvable, with a note saying why.

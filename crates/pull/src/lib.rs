@@ -23,8 +23,10 @@ use bisolve_board::moves::Push;
 use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::sealed::{SealedCheck, SealedTargets};
-use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
-use bisolve_board::{Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
+use bisolve_board::search::{
+    Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
+};
+use bisolve_board::{Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, SquareDirs, State, NO_CELL};
 
 use std::sync::Arc;
 
@@ -65,6 +67,12 @@ pub struct PullConfig {
     /// [`bisolve_board::packing`]) instead of boxes on start squares in the feature cell.
     /// Default off (`--packing`).
     pub packing: bool,
+    /// Box moves, the mirror of `PushConfig::box_moves`: an expansion pulls a box to every
+    /// square it can reach by pulls of it alone, the player walking between them, every
+    /// position on the way a child recorded as one pull from the one before it; a box that
+    /// the pull into a node moved is not pulled again from there. Default off
+    /// (`--pull-box-moves`). Only on boards of up to [`BOX_MOVE_MAX_CELLS`] cells.
+    pub box_moves: bool,
 }
 
 impl Default for PullConfig {
@@ -78,6 +86,7 @@ impl Default for PullConfig {
             confinement: false,
             features: false,
             packing: false,
+            box_moves: false,
         }
     }
 }
@@ -133,6 +142,8 @@ impl<'a> Backward<'a> {
             None
         };
         let sealed = config.sealed_starts.then(|| SealedTargets::new(board, PairMode::Pull));
+        let mut config = config;
+        config.box_moves &= board.n_cells() <= BOX_MOVE_MAX_CELLS;
         Backward {
             board,
             config,
@@ -171,6 +182,160 @@ pub struct PullScratch {
     /// The confinement test for bridge targets ([`Expander::worth_aiming_at`]), with its own
     /// counters and cache: it runs whether or not `confine` prunes.
     aim_confine: ConfineCheck,
+    /// Box moves: the positions of the box's runs still to extend (square, last pull, pulls
+    /// so far) and the (square, last pull) pairs already reached; how many boxes were left
+    /// to the run that moved them, and how many children came after a run's first pull.
+    run: Vec<(Cell, Dir, u16)>,
+    run_seen: SquareDirs,
+    runs_skipped: u64,
+    run_pulls: u64,
+}
+
+/// What every child of one expansion shares.
+struct PullContext {
+    /// The node's normalized player.
+    region_min: Cell,
+    /// The node's fingerprint without its player.
+    base: Fingerprint,
+    /// Boxes off start squares in the node (with feature cells).
+    unplaced: usize,
+}
+
+impl Backward<'_> {
+    /// Appends the child in which box `i` is pulled onto `to` (next to where it stands, in
+    /// direction `d`), unless a test prunes it, and says whether it did. `steps` is the pull's
+    /// place in its run (1 for a pull from the node).
+    #[allow(clippy::too_many_arguments)]
+    fn pull_child(
+        &self,
+        s: &mut PullScratch,
+        node: NodeRef<'_>,
+        ctx: &PullContext,
+        i: usize,
+        to: Cell,
+        d: Dir,
+        steps: u16,
+        out: &mut Vec<Child>,
+    ) -> bool {
+        let board = self.board;
+        let zobrist = board.zobrist();
+        let b = node.boxes[i];
+        let beyond = board.neighbour(to, d);
+        // `s.boxes` holds the node, where box `i` is still on `b`: a later pull of its run
+        // may take the player onto that square.
+        if beyond == NO_CELL || (s.boxes.is_box(beyond) && beyond != b) {
+            return false;
+        }
+        if self.config.dead_squares && board.is_pull_dead(to) {
+            s.pruned_dead += 1;
+            return false;
+        }
+        let Some(h) = s.bound.after_move(board.start_distances(), i, to) else {
+            s.pruned_bound += 1;
+            return false;
+        };
+        s.boxes.shift(b, to);
+        let (player, areas) = if self.config.features {
+            let (areas, player) = if to == b {
+                // A run of box moves brought the box back round to its square.
+                s.areas.unmoved(beyond)
+            } else {
+                s.areas.after_move(board, b, to, beyond)
+            };
+            (player, areas)
+        } else {
+            let single =
+                if steps == 1 { s.reach.child_min(board, &s.boxes, ctx.region_min, b, to) } else { None };
+            let player = match single {
+                Some(p) => p,
+                None => s.child_reach.fill(board, &s.boxes, beyond),
+            };
+            (player, 0)
+        };
+        debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
+        if let Some(pairs) = &self.pairs {
+            if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
+                s.pruned_pairs += 1;
+                s.boxes.shift(to, b);
+                return false;
+            }
+        }
+        if let Some(sealed) = &self.sealed {
+            if s.sealed.is_dead(sealed, board, &s.boxes, to, player) {
+                s.boxes.shift(to, b);
+                return false;
+            }
+        }
+        let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+        s.boxes.shift(to, b);
+        let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
+        out.push(Child {
+            box_index: i as u16,
+            to,
+            dir: d,
+            player,
+            fp,
+            h,
+            goal: fp == self.start_fp,
+            is_macro: false,
+            cell: if self.config.features {
+                let unplaced = ctx.unplaced + usize::from(!board.is_start_square(to))
+                    - usize::from(!board.is_start_square(b));
+                FeatureCell { unplaced: unpacked.unwrap_or(unplaced as u32), areas }.pack()
+            } else {
+                0
+            },
+            steps,
+        });
+        true
+    }
+
+    /// Box moves: extends the pulls of box `i` from the node (the children from `first` on)
+    /// into runs, every position a run reaches a child.
+    fn run_on(
+        &self,
+        s: &mut PullScratch,
+        node: NodeRef<'_>,
+        ctx: &PullContext,
+        i: usize,
+        first: usize,
+        out: &mut Vec<Child>,
+    ) {
+        let board = self.board;
+        let b = node.boxes[i];
+        let firsts_end = out.len();
+        s.run_seen.next();
+        s.run.clear();
+        for c in &out[first..] {
+            s.run_seen.insert(c.to, c.dir);
+            s.run.push((c.to, c.dir, 1));
+        }
+        let mut k = 0;
+        while k < s.run.len() {
+            let (at, last, steps) = s.run[k];
+            k += 1;
+            // The box on `at`, the player beyond it: where can it be pulled next?
+            s.boxes.shift(b, at);
+            s.child_reach.fill(board, &s.boxes, board.neighbour(at, last));
+            let mut next = [(NO_CELL, Dir::Up); 4];
+            let mut n = 0;
+            for d in Dir::ALL {
+                let to = board.neighbour(at, d);
+                if to != NO_CELL && s.child_reach.contains(to) && s.run_seen.insert(to, d) {
+                    next[n] = (to, d);
+                    n += 1;
+                }
+            }
+            s.boxes.shift(at, b);
+            let steps = steps.saturating_add(1);
+            for &(to, d) in &next[..n] {
+                if self.pull_child(s, node, ctx, i, to, d, steps, out) {
+                    s.run.push((to, d, steps));
+                }
+            }
+        }
+        s.run_pulls += (out.len() - firsts_end) as u64;
+    }
 }
 
 impl Expander for Backward<'_> {
@@ -196,6 +361,10 @@ impl Expander for Backward<'_> {
             sealed: SealedCheck::new(n),
             confine: ConfineCheck::new(n),
             aim_confine: ConfineCheck::new(n),
+            run: Vec::new(),
+            run_seen: SquareDirs::new(n),
+            runs_skipped: 0,
+            run_pulls: 0,
         }
     }
 
@@ -271,70 +440,24 @@ impl Expander for Backward<'_> {
         } else {
             0
         };
+        let ctx = PullContext { region_min, base, unplaced };
         for (i, &b) in node.boxes.iter().enumerate() {
+            if self.config.box_moves && b == node.moved {
+                // The run that pulled it here went on from here in every way it could.
+                s.runs_skipped += 1;
+                continue;
+            }
+            let first = out.len();
             for d in Dir::ALL {
                 // The player stands on `to`, steps back to `beyond`, and the box follows.
                 let to = board.neighbour(b, d);
                 if to == NO_CELL || !s.reach.contains(to) {
                     continue;
                 }
-                let beyond = board.neighbour(to, d);
-                if beyond == NO_CELL || s.boxes.is_box(beyond) {
-                    continue;
-                }
-                if self.config.dead_squares && board.is_pull_dead(to) {
-                    s.pruned_dead += 1;
-                    continue;
-                }
-                let Some(h) = s.bound.after_move(board.start_distances(), i, to) else {
-                    s.pruned_bound += 1;
-                    continue;
-                };
-                s.boxes.move_box(b, to);
-                let (player, areas) = if self.config.features {
-                    let (areas, player) = s.areas.after_move(board, b, to, beyond);
-                    (player, areas)
-                } else {
-                    let player = match s.reach.child_min(board, &s.boxes, region_min, b, to) {
-                        Some(p) => p,
-                        None => s.child_reach.fill(board, &s.boxes, beyond),
-                    };
-                    (player, 0)
-                };
-                debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
-                if let Some(pairs) = &self.pairs {
-                    if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
-                        s.pruned_pairs += 1;
-                        s.boxes.move_box(to, b);
-                        continue;
-                    }
-                }
-                if let Some(sealed) = &self.sealed {
-                    if s.sealed.is_dead(sealed, board, &s.boxes, to, player) {
-                        s.boxes.move_box(to, b);
-                        continue;
-                    }
-                }
-                let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-                s.boxes.move_box(to, b);
-                let fp = base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
-                out.push(Child {
-                    box_index: i as u16,
-                    to,
-                    dir: d,
-                    player,
-                    fp,
-                    h,
-                    goal: fp == self.start_fp,
-                    is_macro: false,
-                    cell: if self.config.features {
-                        let unplaced = unplaced + usize::from(!board.is_start_square(to))
-                            - usize::from(!board.is_start_square(b));
-                        FeatureCell { unplaced: unpacked.unwrap_or(unplaced as u32), areas }.pack()
-                    } else {
-                        0
-                    },
-                });
+                self.pull_child(s, node, &ctx, i, to, d, 1, out);
+            }
+            if self.config.box_moves {
+                self.run_on(s, node, &ctx, i, first, out);
             }
         }
         s.boxes.clear_all(node.boxes);
@@ -393,6 +516,106 @@ impl Expander for Backward<'_> {
             ("pull confinement searches given up", s.confine.gave_up),
             ("pull confinement checks", s.confine.checks),
             ("bridge targets confined", s.aim_confine.proved),
+            ("box moves past the first pull", s.run_pulls),
+            ("box moves left to the run before (moved last)", s.runs_skipped),
         ]
+    }
+}
+
+#[cfg(test)]
+mod box_move_tests {
+    use super::*;
+    use bisolve_board::Level;
+    use std::collections::HashSet;
+
+    /// An open room with a pillar and three goals: pulls from the solved position run round
+    /// the pillar and along the walls.
+    const ROOM: &str = "##########\n#  .     #\n# $  #   #\n#    $  .#\n#@   $   #\n#.       #\n##########";
+
+    /// The children of `state` (reached by pulling the box now on `moved`, or a root).
+    fn expand(backward: &Backward<'_>, level: &Level, state: &State, moved: Cell) -> Vec<(State, Child)> {
+        let board = level.board();
+        let node = NodeRef {
+            boxes: &state.boxes,
+            player: state.normalized_player(board),
+            fp: state.fingerprint(board),
+            g: 0,
+            moved,
+        };
+        let mut scratch = backward.new_scratch();
+        let mut out = Vec::new();
+        backward.expand(&mut scratch, node, &mut out);
+        out.into_iter()
+            .map(|c| {
+                let mut boxes = state.boxes.clone();
+                boxes[c.box_index as usize] = c.to;
+                (State::new(boxes, c.player), c)
+            })
+            .collect()
+    }
+
+    fn setup(level: &Level, box_moves: bool) -> (Backward<'_>, State) {
+        let backward =
+            Backward::new(level.board(), level.start(), PullConfig { box_moves, ..PullConfig::default() });
+        let mut scratch = backward.new_scratch();
+        let root = backward.roots(&mut scratch).into_iter().next().expect("a solved position");
+        (backward, root.state)
+    }
+
+    /// Every child of a run undoes, one pull back, to the node or to a child listed before
+    /// it, one step shorter; the first pulls are the plain expansion's children.
+    #[test]
+    fn each_pull_of_a_run_undoes_to_an_earlier_child() {
+        let level = Level::parse(ROOM).expect("valid level");
+        let board = level.board();
+        let (backward, solved) = setup(&level, true);
+        let children = expand(&backward, &level, &solved, NO_CELL);
+        let mut seen: Vec<(Fingerprint, u16)> = vec![(solved.fingerprint(board), 0)];
+        let mut longest = 0;
+        for (state, child) in &children {
+            let parent = backward.parent(state, child.packed()).expect("a run's pull undoes");
+            let parent_fp = parent.fingerprint(board);
+            assert!(
+                seen.iter().any(|&(fp, steps)| fp == parent_fp && steps + 1 == child.steps),
+                "{child:?}: the state one pull back was not listed before it, one step shorter"
+            );
+            assert_eq!(child.fp, state.fingerprint(board));
+            seen.push((child.fp, child.steps));
+            longest = longest.max(child.steps);
+        }
+        assert!(longest >= 4, "no long run in the open room: {longest}");
+        let (plain, _) = setup(&level, false);
+        let firsts: HashSet<Fingerprint> =
+            children.iter().filter(|(_, c)| c.steps == 1).map(|(_, c)| c.fp).collect();
+        let singles: HashSet<Fingerprint> =
+            expand(&plain, &level, &solved, NO_CELL).iter().map(|(_, c)| c.fp).collect();
+        assert_eq!(firsts, singles);
+    }
+
+    /// A box that a run pulled into a node is not pulled again from there: every pull of it
+    /// from the node makes a state the run already made (or the node's parent itself).
+    #[test]
+    fn the_box_a_run_pulled_needs_no_run_from_its_child() {
+        let level = Level::parse(ROOM).expect("valid level");
+        let board = level.board();
+        let (backward, solved) = setup(&level, true);
+        let (plain, _) = setup(&level, false);
+        let children = expand(&backward, &level, &solved, NO_CELL);
+        let mut made: HashSet<Fingerprint> = children.iter().map(|(_, c)| c.fp).collect();
+        made.insert(solved.fingerprint(board));
+        let mut checked = 0;
+        for (state, child) in &children {
+            // Box indices are into the state's sorted list.
+            let moves_it = |c: &Child| state.boxes[c.box_index as usize] == child.to;
+            let skipped = expand(&backward, &level, state, child.to);
+            assert!(!skipped.iter().any(|(_, c)| moves_it(c)), "the pulled box moved again");
+            for (_, again) in expand(&plain, &level, state, NO_CELL) {
+                if moves_it(&again) {
+                    assert!(made.contains(&again.fp), "{child:?} then {again:?} is a state the run missed");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 20, "too few pulls checked: {checked}");
     }
 }

@@ -41,9 +41,11 @@ use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::rooms::{GoalRoom, GoalRooms};
 use bisolve_board::sealed::{SealedCheck, SealedTargets};
-use bisolve_board::search::{Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side};
+use bisolve_board::search::{
+    Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
+};
 use bisolve_board::triples::TripleTable;
-use bisolve_board::{Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
+use bisolve_board::{Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, SquareDirs, State, NO_CELL};
 
 use std::sync::Arc;
 
@@ -54,6 +56,9 @@ use crate::corral_deadlock::CorralDeadlocks;
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
 use crate::tunnel::{forced_box, Forced};
 use bisolve_board::freeze::{FreezeCheck, Verdict};
+
+/// Every direction, as the bits of `Forward::move_box`'s `dirs`.
+const ALL_DIRS: u8 = 0b1111;
 
 /// How far (row plus column distance) from the pushed box the other two boxes of a triple
 /// checked against the triple table may be.
@@ -137,6 +142,15 @@ pub struct PushConfig {
     /// moves, removes none. Default off: measured neutral to slightly worse
     /// (`--packing-macros`; see `Weighting::Features`).
     pub packing_macros: bool,
+    /// Box moves (after Festival's move model): an expansion moves a box to every square it
+    /// can reach by a run of pushes of that box alone, the player walking between them,
+    /// and every position on the way is a child. Each is recorded as one push from the one
+    /// before it, so paths read back as plain pushes; the first push of each run is one the
+    /// other rules allow (PI-corrals, tunnels, macros), the later ones are tested for
+    /// deadlocks as any child. A box that the move into a node moved is not moved again
+    /// from there ([`NodeRef::moved`]): its runs continue the run that moved it. Default off
+    /// (`--box-moves`). Only on boards of up to [`BOX_MOVE_MAX_CELLS`] cells.
+    pub box_moves: bool,
 }
 
 impl Default for PushConfig {
@@ -159,6 +173,7 @@ impl Default for PushConfig {
             features: false,
             packing: false,
             packing_macros: false,
+            box_moves: false,
         }
     }
 }
@@ -184,6 +199,36 @@ pub struct Forward<'a> {
     /// Feature cells count packed goals: the packing feature is on and the order ranks
     /// something.
     counts_packed: bool,
+}
+
+/// How a box arrives on its square in a child.
+#[derive(Clone, Copy, Debug)]
+enum Arrival {
+    /// One push from the node: the player stands where the box was.
+    Push,
+    /// A macro: the player ends on the given square.
+    Macro(Cell),
+    /// Push number `steps` of a run of box moves: the player stands on the given square,
+    /// where the box was before this push.
+    Run(Cell, u16),
+}
+
+impl Arrival {
+    /// Where the player ends, unless that is the square the box left in the node.
+    fn player(self) -> Option<Cell> {
+        match self {
+            Arrival::Push => None,
+            Arrival::Macro(p) | Arrival::Run(p, _) => Some(p),
+        }
+    }
+
+    /// Moves from the node: every kind counts as one but the later pushes of a run.
+    fn steps(self) -> u16 {
+        match self {
+            Arrival::Run(_, steps) => steps,
+            _ => 1,
+        }
+    }
 }
 
 /// Where a macro move goes after its first push.
@@ -230,6 +275,8 @@ impl<'a> Forward<'a> {
         let counts_packed =
             config.features && config.packing && packing.as_ref().is_some_and(PackingOrder::has_order);
         let sealed = config.sealed_goals.then(|| SealedTargets::new(board, PairMode::Push));
+        let mut config = config;
+        config.box_moves &= board.n_cells() <= BOX_MOVE_MAX_CELLS;
         Forward { board, start, config, pairs, triples, sealed, rooms, packing, counts_packed }
     }
 
@@ -336,8 +383,83 @@ impl Forward<'_> {
                 s.pruned_dead += 1;
                 continue;
             }
-            self.add_child(s, node, ctx, i, to, dir, None, out);
+            self.add_child(s, node, ctx, i, to, dir, Arrival::Push, out);
         }
+    }
+
+    /// Appends the children made by moving box `i` with first pushes in the directions of
+    /// the bits of `dirs`: one push each, or with box moves every position of the box's runs.
+    fn move_box(
+        &self,
+        s: &mut PushScratch,
+        node: NodeRef<'_>,
+        ctx: &Context,
+        i: usize,
+        dirs: u8,
+        out: &mut Vec<Child>,
+    ) {
+        if !self.config.box_moves {
+            let only = (dirs != ALL_DIRS).then(|| Dir::from_index(dirs.trailing_zeros() as usize));
+            debug_assert!(only.is_none_or(|d| dirs == 1 << d.index()));
+            self.push_box(s, node, ctx, i, only, out);
+            return;
+        }
+        let b = node.boxes[i];
+        if b == node.moved {
+            // The run that moved it here went on from here in every way it could.
+            s.runs_skipped += 1;
+            return;
+        }
+        let first = out.len();
+        for d in Dir::ALL {
+            if dirs & (1 << d.index()) != 0 {
+                self.push_box(s, node, ctx, i, Some(d), out);
+            }
+        }
+        let board = self.board;
+        let firsts_end = out.len();
+        s.run_seen.next();
+        s.run.clear();
+        for c in out[first..].iter().filter(|c| !c.is_macro) {
+            s.run_seen.insert(c.to, c.dir);
+            s.run.push((c.to, c.dir, 1));
+        }
+        let mut k = 0;
+        while k < s.run.len() {
+            let (at, last, steps) = s.run[k];
+            k += 1;
+            // The box on `at`, the player behind it: where can it go next?
+            s.boxes.shift(b, at);
+            s.child_reach.fill(board, &s.boxes, board.neighbour(at, last.opposite()));
+            let mut next = [(NO_CELL, Dir::Up); 4];
+            let mut n = 0;
+            let neighbours = *board.neighbours(at);
+            for (d, &ahead) in neighbours.iter().enumerate() {
+                let behind = neighbours[(d + 2) & 3];
+                if ahead == NO_CELL
+                    || s.boxes.is_box(ahead)
+                    || behind == NO_CELL
+                    || !s.child_reach.contains(behind)
+                    || !s.run_seen.insert(ahead, Dir::from_index(d))
+                {
+                    continue;
+                }
+                if self.config.dead_squares && board.is_push_dead(ahead) {
+                    s.pruned_dead += 1;
+                    continue;
+                }
+                next[n] = (ahead, Dir::from_index(d));
+                n += 1;
+            }
+            s.boxes.shift(at, b);
+            let steps = steps.saturating_add(1);
+            for &(ahead, d) in &next[..n] {
+                if self.add_child(s, node, ctx, i, ahead, d, Arrival::Run(at, steps), out) {
+                    s.run.push((ahead, d, steps));
+                }
+            }
+        }
+        s.run_pushes += (out.len() - firsts_end) as u64;
     }
 
     /// Appends the goal macro that follows pushing box `i` in `dir` onto entrance `e` of
@@ -386,7 +508,7 @@ impl Forward<'_> {
         }
         s.macros += 1;
         let player = room.player_after(self.board, j, e);
-        self.add_child(s, node, ctx, i, room.order()[j], dir, Some(player), out);
+        self.add_child(s, node, ctx, i, room.order()[j], dir, Arrival::Macro(player), out);
     }
 
     /// Appends the packing macro that follows pushing box `i` in `dir` onto the square target
@@ -417,7 +539,7 @@ impl Forward<'_> {
         if free {
             s.packing_macros += 1;
             let player = self.board.neighbour(t, last.opposite());
-            self.add_child(s, node, ctx, i, t, dir, Some(player), out);
+            self.add_child(s, node, ctx, i, t, dir, Arrival::Macro(player), out);
         }
     }
 
@@ -451,9 +573,8 @@ impl Forward<'_> {
         free
     }
 
-    /// Appends the child in which box `i` has moved to `to`, unless a test prunes it. A plain
-    /// push has `macro_player: None` (the player stands where the box was); a macro names the
-    /// square the player ends on, and `dir` is its first push.
+    /// Appends the child in which box `i` has moved to `to`, unless a test prunes it, and says
+    /// whether it did. `dir` is the push onto `to`, or a macro's first push.
     #[allow(clippy::too_many_arguments)]
     fn add_child(
         &self,
@@ -463,13 +584,14 @@ impl Forward<'_> {
         i: usize,
         to: Cell,
         dir: Dir,
-        macro_player: Option<Cell>,
+        how: Arrival,
         out: &mut Vec<Child>,
-    ) {
+    ) -> bool {
         let board = self.board;
+        let macro_player = how.player();
         let zobrist = board.zobrist();
         let b = node.boxes[i];
-        s.boxes.move_box(b, to);
+        s.boxes.shift(b, to);
         let verdict = if self.config.freeze || self.config.frozen_goals {
             s.freeze.check(board, &s.boxes, to)
         } else {
@@ -477,13 +599,13 @@ impl Forward<'_> {
         };
         if self.config.freeze && verdict == Verdict::Deadlock {
             s.pruned_freeze += 1;
-            s.boxes.move_box(to, b);
-            return;
+            s.boxes.shift(to, b);
+            return false;
         }
         if self.config.diagonals && diagonal::is_deadlock(board, &s.boxes, macro_player.unwrap_or(b), to) {
             s.pruned_diagonals += 1;
-            s.boxes.move_box(to, b);
-            return;
+            s.boxes.shift(to, b);
+            return false;
         }
         let h = if self.config.frozen_goals && verdict == Verdict::FrozenOnGoals {
             let h = self.bound_after_freezing(s, node, i, to);
@@ -499,11 +621,16 @@ impl Forward<'_> {
             h
         };
         let Some(h) = h else {
-            s.boxes.move_box(to, b);
-            return;
+            s.boxes.shift(to, b);
+            return false;
         };
         let (player, areas) = if self.config.features {
-            let (areas, player) = s.areas.after_move(board, b, to, macro_player.unwrap_or(b));
+            let (areas, player) = if to == b {
+                // A run of box moves brought the box back round to its square.
+                s.areas.unmoved(macro_player.unwrap_or(b))
+            } else {
+                s.areas.after_move(board, b, to, macro_player.unwrap_or(b))
+            };
             (player, areas)
         } else {
             let player = match macro_player {
@@ -519,25 +646,25 @@ impl Forward<'_> {
         if let Some(pairs) = &self.pairs {
             if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
                 s.pruned_pairs += 1;
-                s.boxes.move_box(to, b);
-                return;
+                s.boxes.shift(to, b);
+                return false;
             }
         }
         if let Some(triples) = &self.triples {
             if self.triple_dead(triples, node.boxes, i, to) {
                 s.pruned_triples += 1;
-                s.boxes.move_box(to, b);
-                return;
+                s.boxes.shift(to, b);
+                return false;
             }
         }
         if let Some(sealed) = &self.sealed {
             if s.sealed.is_dead(sealed, board, &s.boxes, to, player) {
-                s.boxes.move_box(to, b);
-                return;
+                s.boxes.shift(to, b);
+                return false;
             }
         }
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-        s.boxes.move_box(to, b);
+        s.boxes.shift(to, b);
         let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
         let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
         out.push(Child {
@@ -548,13 +675,15 @@ impl Forward<'_> {
             fp,
             h,
             goal: child_off == 0,
-            is_macro: macro_player.is_some(),
+            is_macro: matches!(how, Arrival::Macro(_)),
             cell: if self.config.features {
                 FeatureCell { unplaced: unpacked.unwrap_or(child_off as u32), areas }.pack()
             } else {
                 0
             },
+            steps: how.steps(),
         });
+        true
     }
 
     /// True if box `i`, moved to `to`, makes a dead triple with two other boxes within
@@ -610,6 +739,12 @@ pub struct PushScratch {
     /// A second bound for children whose frozen set differs from their parent's.
     fresh: LowerBound,
     child_boxes: Vec<Cell>,
+    /// Box moves: the positions of the box's runs still to extend (square, last push,
+    /// pushes so far) and the (square, last push) pairs already reached.
+    run: Vec<(Cell, Dir, u16)>,
+    run_seen: SquareDirs,
+    runs_skipped: u64,
+    run_pushes: u64,
     pruned_dead: u64,
     pruned_freeze: u64,
     pruned_diagonals: u64,
@@ -649,6 +784,10 @@ impl Expander for Forward<'_> {
             child_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
             child_boxes: Vec::new(),
+            run: Vec::new(),
+            run_seen: SquareDirs::new(n),
+            runs_skipped: 0,
+            run_pushes: 0,
             pruned_dead: 0,
             pruned_freeze: 0,
             pruned_diagonals: 0,
@@ -731,7 +870,7 @@ impl Expander for Forward<'_> {
                 match corral {
                     Corral::None => {
                         for i in 0..node.boxes.len() {
-                            self.push_box(s, node, &ctx, i, None, out);
+                            self.move_box(s, node, &ctx, i, ALL_DIRS, out);
                         }
                     }
                     Corral::Only(pushes) => {
@@ -740,8 +879,18 @@ impl Expander for Forward<'_> {
                             s.boxes.clear_all(node.boxes);
                             return;
                         }
-                        for (i, dir) in pushes {
-                            self.push_box(s, node, &ctx, i, Some(dir), out);
+                        if self.config.box_moves {
+                            // One run per box, from every first push the corral allows it.
+                            let mut pushes = pushes;
+                            pushes.sort_unstable_by_key(|&(i, _)| i);
+                            for run in pushes.chunk_by(|a, b| a.0 == b.0) {
+                                let dirs = run.iter().fold(0, |m, &(_, d)| m | 1 << d.index());
+                                self.move_box(s, node, &ctx, run[0].0, dirs, out);
+                            }
+                        } else {
+                            for (i, dir) in pushes {
+                                self.push_box(s, node, &ctx, i, Some(dir), out);
+                            }
                         }
                     }
                     Corral::Dead => s.corral_dead += 1,
@@ -749,7 +898,7 @@ impl Expander for Forward<'_> {
             }
             Forced::Box(i, dir) => {
                 s.pruned_forced += 1;
-                self.push_box(s, node, &ctx, i, Some(dir), out);
+                self.move_box(s, node, &ctx, i, 1 << dir.index(), out);
             }
             Forced::Stuck => s.pruned_forced += 1,
         }
@@ -830,6 +979,8 @@ impl Expander for Forward<'_> {
             ("goal macros", s.macros),
             ("packing macros", s.packing_macros),
             ("goal cut (restricted expansions)", s.goal_cuts),
+            ("box moves past the first push", s.run_pushes),
+            ("box moves left to the run before (moved last)", s.runs_skipped),
         ]
     }
 }
@@ -859,6 +1010,7 @@ mod tests {
             features: false,
             packing: false,
             packing_macros: false,
+            box_moves: false,
         }
     }
 
@@ -873,6 +1025,7 @@ mod tests {
             player: start.normalized_player(board),
             fp: start.fingerprint(board),
             g: 0,
+            moved: NO_CELL,
         };
         let mut out = Vec::new();
         forward.expand(&mut scratch, node, &mut out);
@@ -908,5 +1061,102 @@ mod tests {
         let pruned = targets(&level, PushConfig { triple_deadlocks: true, ..pairs });
         assert!(!pruned.contains(&third));
         assert!(pruned.contains(&level.board().cell(6, 3).expect("floor")));
+    }
+}
+
+#[cfg(test)]
+mod box_move_tests {
+    use super::*;
+    use bisolve_board::Level;
+    use std::collections::HashSet;
+
+    /// An open room with a pillar, three boxes and a goal room behind a door: runs go round
+    /// the pillar and along the walls.
+    const ROOM: &str = "##########\n#  .     #\n# $  #   #\n#    $  .#\n#@   $   #\n#.       #\n##########";
+
+    /// The children of `state` (reached by moving the box now on `moved`, or a root).
+    fn expand(forward: &Forward<'_>, level: &Level, state: &State, moved: Cell) -> Vec<(State, Child)> {
+        let board = level.board();
+        let node = NodeRef {
+            boxes: &state.boxes,
+            player: state.normalized_player(board),
+            fp: state.fingerprint(board),
+            g: 0,
+            moved,
+        };
+        let mut scratch = forward.new_scratch();
+        let mut out = Vec::new();
+        forward.expand(&mut scratch, node, &mut out);
+        out.into_iter()
+            .map(|c| {
+                let mut boxes = state.boxes.clone();
+                boxes[c.box_index as usize] = c.to;
+                (State::new(boxes, c.player), c)
+            })
+            .collect()
+    }
+
+    fn config(box_moves: bool) -> PushConfig {
+        PushConfig { box_moves, goal_macros: false, goal_cut: false, ..PushConfig::default() }
+    }
+
+    /// Every child of a run undoes, one push back, to the node or to a child listed before
+    /// it, one step shorter; the first pushes are the plain expansion's children.
+    #[test]
+    fn each_push_of_a_run_undoes_to_an_earlier_child() {
+        let level = Level::parse(ROOM).expect("valid level");
+        let board = level.board();
+        let start = level.start().clone();
+        let forward = Forward::new(board, level.start(), config(true));
+        let children = expand(&forward, &level, &start, NO_CELL);
+        let mut seen: Vec<(Fingerprint, u16)> = vec![(start.fingerprint(board), 0)];
+        let mut longest = 0;
+        for (state, child) in &children {
+            let parent = forward.parent(state, child.packed()).expect("a run's push undoes");
+            let parent_fp = parent.fingerprint(board);
+            assert!(
+                seen.iter().any(|&(fp, steps)| fp == parent_fp && steps + 1 == child.steps),
+                "{child:?}: the state one push back was not listed before it, one step shorter"
+            );
+            assert_eq!(child.fp, state.fingerprint(board));
+            seen.push((child.fp, child.steps));
+            longest = longest.max(child.steps);
+        }
+        assert!(longest >= 4, "no long run in the open room: {longest}");
+        let plain = Forward::new(board, level.start(), config(false));
+        let firsts: HashSet<Fingerprint> =
+            children.iter().filter(|(_, c)| c.steps == 1).map(|(_, c)| c.fp).collect();
+        let singles: HashSet<Fingerprint> =
+            expand(&plain, &level, &start, NO_CELL).iter().map(|(_, c)| c.fp).collect();
+        assert_eq!(firsts, singles);
+    }
+
+    /// A box that a run moved into a node is not moved again from there: every push of it
+    /// from the node makes a state the run already made (or the node's parent itself).
+    #[test]
+    fn the_box_a_run_moved_needs_no_run_from_its_child() {
+        let level = Level::parse(ROOM).expect("valid level");
+        let board = level.board();
+        let start = level.start().clone();
+        let forward = Forward::new(board, level.start(), config(true));
+        let plain = Forward::new(board, level.start(), config(false));
+        let children = expand(&forward, &level, &start, NO_CELL);
+        let mut made: HashSet<Fingerprint> = children.iter().map(|(_, c)| c.fp).collect();
+        made.insert(start.fingerprint(board));
+        let mut checked = 0;
+        for (state, child) in &children {
+            // Box indices are into the state's sorted list.
+            let moves_it = |c: &Child| state.boxes[c.box_index as usize] == child.to;
+            let skipped = expand(&forward, &level, state, child.to);
+            assert!(!skipped.iter().any(|(_, c)| moves_it(c)), "the moved box moved again");
+            assert!(!skipped.is_empty(), "the other boxes still move");
+            for (_, again) in expand(&plain, &level, state, NO_CELL) {
+                if moves_it(&again) {
+                    assert!(made.contains(&again.fp), "{child:?} then {again:?} is a state the run missed");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 20, "too few pushes checked: {checked}");
     }
 }
