@@ -193,6 +193,16 @@ pub struct PruningArgs {
     /// (measured neutral, and the table takes up to a second to build).
     #[arg(long)]
     pub triple_deadlocks: bool,
+    /// Box moves: each expansion moves a box to every square it can reach by pushes of it
+    /// alone (the player walking between them), every position on the way a child (after
+    /// Festival's move model). Forward searches; off by default (an expansion's cost grows
+    /// with the square of the board's size).
+    #[arg(long)]
+    pub box_moves: bool,
+    /// Box moves for the backward searches: each expansion pulls a box to every square it can
+    /// reach by pulls of it alone, every position on the way a child. Off by default.
+    #[arg(long)]
+    pub pull_box_moves: bool,
     /// Do not break ties in favour of pushing the box the last move pushed (inertia).
     #[arg(long)]
     pub no_inertia: bool,

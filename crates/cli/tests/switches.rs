@@ -34,6 +34,8 @@ const SWITCHES: &[&str] = &[
     "--triple-deadlocks",
     "--room-entrances",
     "--backward-bridges",
+    "--box-moves",
+    "--pull-box-moves",
 ];
 
 #[test]
@@ -86,6 +88,15 @@ fn a_technique_switched_off_prunes_nothing() {
     assert!(bridges(&["--backward-bridges"], "backward") > 0);
     assert!(bridges(&[], "forward") > 0);
     assert_eq!(bridges(&["--no-bridges"], "forward"), 0);
+    // Box moves, each side by its own switch.
+    let pulls = |extra: &[&str]| -> u64 {
+        let run = bisolve(&[&["levels/demo.xsb", "--json", "--strategy", "backward"], extra].concat());
+        run.expect_code(0);
+        let key = "box moves past the first pull";
+        run.records().iter().map(|r| r["backward"]["pruned"][key].as_u64().expect("a count")).sum()
+    };
+    assert!(pulls(&["--pull-box-moves"]) > 0);
+    assert_eq!(pulls(&["--box-moves"]), 0);
     // Triple deadlocks are off unless asked for.
     let run = bisolve(&["levels/demo.xsb", "--json", "--strategy", "forward"]);
     for r in run.records() {
