@@ -1,7 +1,7 @@
 //! The seam between the search loop and the move generators: one trait that the forward
 //! (push) and backward (pull) crates implement and the engine's loop is generic over.
 
-use crate::board::{Cell, NO_CELL};
+use crate::board::{Board, Cell, NO_CELL};
 use crate::dir::Dir;
 use crate::moves::Push;
 use crate::state::{Fingerprint, State};
@@ -136,6 +136,45 @@ pub struct NodeRef<'a> {
     /// node, when the search knows it and every move of that box from here was already made
     /// by the expansion that moved it (see `PushConfig::box_moves`); [`NO_CELL`] otherwise.
     pub moved: Cell,
+}
+
+impl<'a> NodeRef<'a> {
+    /// A root as a node: depth 0, no box moved into it.
+    pub fn root(root: &'a Root) -> NodeRef<'a> {
+        NodeRef { boxes: &root.state.boxes, player: root.state.player, fp: root.fp, g: 0, moved: NO_CELL }
+    }
+
+    /// `state` as a node at depth `g` (the player normalized, the fingerprint computed), with
+    /// `moved` as [`NodeRef::moved`].
+    pub fn of_state(board: &Board, state: &'a State, g: u32, moved: Cell) -> NodeRef<'a> {
+        NodeRef {
+            boxes: &state.boxes,
+            player: state.normalized_player(board),
+            fp: state.fingerprint(board),
+            g,
+            moved,
+        }
+    }
+}
+
+/// The children an expander makes from `state` (at depth 0, reached by moving the box now on
+/// `moved`, or [`NO_CELL`]), each with the state it stands for: for tests and tools.
+pub fn children_of<E: Expander>(
+    exp: &E,
+    scratch: &mut E::Scratch,
+    board: &Board,
+    state: &State,
+    moved: Cell,
+) -> Vec<(State, Child)> {
+    let mut out = Vec::new();
+    exp.expand(scratch, NodeRef::of_state(board, state, 0, moved), &mut out);
+    out.into_iter()
+        .map(|c| {
+            let mut boxes = state.boxes.clone();
+            boxes[c.box_index as usize] = c.to;
+            (State::new(boxes, c.player), c)
+        })
+        .collect()
 }
 
 /// A successor found by expanding a node.

@@ -167,13 +167,7 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// roots).
     pub fn seed_always(&mut self, table: &VisitedTable) -> Option<Found> {
         for root in self.exp.roots(&mut self.scratch) {
-            let node = NodeRef {
-                boxes: &root.state.boxes,
-                player: root.state.player,
-                fp: root.fp,
-                g: 0,
-                moved: bisolve_board::NO_CELL,
-            };
+            let node = NodeRef::root(&root);
             if self.exp.is_goal(&mut self.scratch, node) {
                 table.insert(root.fp, self.side, 0, PackedMove::ROOT);
                 return Some(Found::Goal { side: self.side, state: root.state });
@@ -206,13 +200,7 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// goal, or that the other side has recorded, is returned at once.
     pub fn seed(&mut self, table: &VisitedTable) -> Option<Found> {
         for root in self.exp.roots(&mut self.scratch) {
-            let node = NodeRef {
-                boxes: &root.state.boxes,
-                player: root.state.player,
-                fp: root.fp,
-                g: 0,
-                moved: bisolve_board::NO_CELL,
-            };
+            let node = NodeRef::root(&root);
             if self.exp.is_goal(&mut self.scratch, node) {
                 table.insert(root.fp, self.side, 0, PackedMove::ROOT);
                 return Some(Found::Goal { side: self.side, state: root.state });

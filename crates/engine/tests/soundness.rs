@@ -38,14 +38,7 @@ fn one_push<E: Expander>(exp: &E, mv: PackedMove) -> Push {
 
 /// The children of a state, expanded by `exp` with the normalized player.
 fn children<E: Expander>(exp: &E, scratch: &mut E::Scratch, level: &Level, s: &State, g: u32) -> Vec<Child> {
-    let board = level.board();
-    let node = NodeRef {
-        boxes: &s.boxes,
-        player: s.normalized_player(board),
-        fp: s.fingerprint(board),
-        g,
-        moved: bisolve_board::NO_CELL,
-    };
+    let node = NodeRef::of_state(level.board(), s, g, bisolve_board::NO_CELL);
     let mut out = Vec::new();
     exp.expand(scratch, node, &mut out);
     out
@@ -53,14 +46,7 @@ fn children<E: Expander>(exp: &E, scratch: &mut E::Scratch, level: &Level, s: &S
 
 /// A node for `is_goal`.
 fn is_goal<E: Expander>(exp: &E, scratch: &mut E::Scratch, level: &Level, s: &State) -> bool {
-    let board = level.board();
-    let node = NodeRef {
-        boxes: &s.boxes,
-        player: s.normalized_player(board),
-        fp: s.fingerprint(board),
-        g: 0,
-        moved: bisolve_board::NO_CELL,
-    };
+    let node = NodeRef::of_state(level.board(), s, 0, bisolve_board::NO_CELL);
     exp.is_goal(scratch, node)
 }
 

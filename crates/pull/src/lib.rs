@@ -525,6 +525,7 @@ impl Expander for Backward<'_> {
 #[cfg(test)]
 mod box_move_tests {
     use super::*;
+    use bisolve_board::search::children_of;
     use bisolve_board::Level;
     use std::collections::HashSet;
 
@@ -532,26 +533,9 @@ mod box_move_tests {
     /// the pillar and along the walls.
     const ROOM: &str = "##########\n#  .     #\n# $  #   #\n#    $  .#\n#@   $   #\n#.       #\n##########";
 
-    /// The children of `state` (reached by pulling the box now on `moved`, or a root).
+    /// The children of `state` (reached by moving the box now on `moved`, or a root).
     fn expand(backward: &Backward<'_>, level: &Level, state: &State, moved: Cell) -> Vec<(State, Child)> {
-        let board = level.board();
-        let node = NodeRef {
-            boxes: &state.boxes,
-            player: state.normalized_player(board),
-            fp: state.fingerprint(board),
-            g: 0,
-            moved,
-        };
-        let mut scratch = backward.new_scratch();
-        let mut out = Vec::new();
-        backward.expand(&mut scratch, node, &mut out);
-        out.into_iter()
-            .map(|c| {
-                let mut boxes = state.boxes.clone();
-                boxes[c.box_index as usize] = c.to;
-                (State::new(boxes, c.player), c)
-            })
-            .collect()
+        children_of(backward, &mut backward.new_scratch(), level.board(), state, moved)
     }
 
     fn setup(level: &Level, box_moves: bool) -> (Backward<'_>, State) {

@@ -988,6 +988,7 @@ impl Expander for Forward<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bisolve_board::search::children_of;
     use bisolve_board::Level;
 
     /// Every technique off, and no bound.
@@ -1020,16 +1021,7 @@ mod tests {
         let forward = Forward::new(board, level.start(), config);
         let mut scratch = forward.new_scratch();
         let start = level.start();
-        let node = NodeRef {
-            boxes: &start.boxes,
-            player: start.normalized_player(board),
-            fp: start.fingerprint(board),
-            g: 0,
-            moved: NO_CELL,
-        };
-        let mut out = Vec::new();
-        forward.expand(&mut scratch, node, &mut out);
-        out.iter().map(|c| c.to).collect()
+        children_of(&forward, &mut scratch, board, start, NO_CELL).iter().map(|(_, c)| c.to).collect()
     }
 
     #[test]
@@ -1067,6 +1059,7 @@ mod tests {
 #[cfg(test)]
 mod box_move_tests {
     use super::*;
+    use bisolve_board::search::children_of;
     use bisolve_board::Level;
     use std::collections::HashSet;
 
@@ -1076,24 +1069,7 @@ mod box_move_tests {
 
     /// The children of `state` (reached by moving the box now on `moved`, or a root).
     fn expand(forward: &Forward<'_>, level: &Level, state: &State, moved: Cell) -> Vec<(State, Child)> {
-        let board = level.board();
-        let node = NodeRef {
-            boxes: &state.boxes,
-            player: state.normalized_player(board),
-            fp: state.fingerprint(board),
-            g: 0,
-            moved,
-        };
-        let mut scratch = forward.new_scratch();
-        let mut out = Vec::new();
-        forward.expand(&mut scratch, node, &mut out);
-        out.into_iter()
-            .map(|c| {
-                let mut boxes = state.boxes.clone();
-                boxes[c.box_index as usize] = c.to;
-                (State::new(boxes, c.player), c)
-            })
-            .collect()
+        children_of(forward, &mut forward.new_scratch(), level.board(), state, moved)
     }
 
     fn config(box_moves: bool) -> PushConfig {
