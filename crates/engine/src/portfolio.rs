@@ -125,14 +125,20 @@ pub struct Restart {
     pub after: Duration,
     /// Workers per search from this restart on.
     pub dives: Dives,
+    /// Box moves (`PushConfig::box_moves` and `PullConfig::box_moves`) for every member in the
+    /// run this restart starts: `Some(on)` sets both sides, `None` keeps the members' own.
+    /// Another move model is another lottery ticket: the two solve different levels.
+    pub box_moves: Option<bool>,
 }
 
 /// The default first [`Restart::after`].
 pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 
-/// The default restarts after the first search: how long the run before each goes, and the
-/// backward workers per search from it on.
-pub const RESTARTS: [(Duration, usize); 2] = [(RESTART_AFTER, 4), (Duration::from_secs(25), 8)];
+/// The default restarts after the first search: how long the run before each goes, the
+/// backward workers per search from it on, and its box moves ([`Restart::box_moves`]): the
+/// first restart's run makes box moves, the second's the members' own moves again.
+pub const RESTARTS: [(Duration, usize, Option<bool>); 2] =
+    [(RESTART_AFTER, 4, Some(true)), (Duration::from_secs(25), 8, None)];
 
 impl Restart {
     /// The default restarts for a portfolio of `searches` searches on `threads` threads
@@ -152,17 +158,37 @@ impl Restart {
     pub fn defaults() -> Vec<Restart> {
         RESTARTS
             .iter()
-            .map(|&(after, backward)| Restart { after, dives: Dives { forward: 1, backward } })
+            .map(|&(after, backward, box_moves)| Restart {
+                after,
+                dives: Dives { forward: 1, backward },
+                box_moves,
+            })
             .collect()
     }
 
-    /// Restarts from `SECS:DIVES` pairs, comma-separated (`10:4,25:8`): each run's length
-    /// before the restart in seconds, then the backward workers per search from it on.
+    /// Restarts from `SECS:DIVES[:MOVES]` items, comma-separated (`10:4,25:8:box`): each run's
+    /// length before the restart in seconds, then the backward workers per search from it on,
+    /// then optionally the moves of the run it starts, `box` (box moves on both sides) or
+    /// `single` (off), else the members' own.
     pub fn parse_list(text: &str) -> Result<Vec<Restart>, String> {
         text.split(',')
             .map(|item| {
-                let bad = || format!("restart {item:?}: expected SECS:DIVES, e.g. 10:4");
-                let (secs, dives) = item.trim().split_once(':').ok_or_else(bad)?;
+                let bad = || format!("restart {item:?}: expected SECS:DIVES[:box|single], e.g. 10:4");
+                let mut parts = item.trim().split(':');
+                let (Some(secs), Some(dives)) = (parts.next(), parts.next()) else {
+                    return Err(bad());
+                };
+                let box_moves = match parts.next().map(str::trim) {
+                    None => None,
+                    Some("box") => Some(true),
+                    Some("single") => Some(false),
+                    Some(other) => {
+                        return Err(format!("restart {item:?}: the moves are box or single, not {other:?}"))
+                    }
+                };
+                if parts.next().is_some() {
+                    return Err(bad());
+                }
                 let secs: f64 = secs.trim().parse().map_err(|_| bad())?;
                 let backward: usize = dives.trim().parse().map_err(|_| bad())?;
                 if !(secs.is_finite() && secs > 0.0) {
@@ -172,7 +198,7 @@ impl Restart {
                     return Err(format!("restart {item:?}: the dives must be 1 to 64"));
                 }
                 let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
-                Ok(Restart { after, dives: Dives { forward: 1, backward } })
+                Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves })
             })
             .collect()
     }
@@ -468,16 +494,16 @@ pub fn solve_portfolio(
 ) -> Result<Report, SolveError> {
     // The runs: how long each may take before the next starts (`None`: the rest), and its
     // dives.
-    let mut runs = vec![(None, portfolio.dives)];
+    let mut runs = vec![(None, portfolio.dives, None)];
     for r in &portfolio.restarts {
         if let Some(last) = runs.last_mut() {
             last.0 = Some(r.after);
         }
-        runs.push((None, r.dives));
+        runs.push((None, r.dives, r.box_moves));
     }
     let mut done: Option<Report> = None;
-    let mut restarts: Vec<f64> = Vec::new();
-    for (k, &(length, dives)) in runs.iter().enumerate() {
+    let mut restarts: Vec<(f64, Option<bool>)> = Vec::new();
+    for (k, &(length, dives, box_moves)) in runs.iter().enumerate() {
         let (used, states) = done.as_ref().map_or((Duration::ZERO, 0), |r| (r.elapsed, r.stats.states));
         let left = limits.time.map(|t| t.saturating_sub(used));
         // A run is cut short for the next only where the time limit leaves room for both.
@@ -487,10 +513,16 @@ pub fn solve_portfolio(
             states: limits.states.map(|s| s.saturating_sub(states)),
             ..*limits
         };
-        let run = Portfolio { dives, restarts: Vec::new(), ..portfolio.clone() };
+        let mut run = Portfolio { dives, restarts: Vec::new(), ..portfolio.clone() };
+        if let Some(on) = box_moves {
+            for m in &mut run.members {
+                m.push.box_moves = on;
+                m.pull.box_moves = on;
+            }
+        }
         let mut report = solve_once(level, &run, &run_limits, cancel)?;
         if let Some(earlier) = &done {
-            restarts.push(earlier.elapsed.as_secs_f64());
+            restarts.push((earlier.elapsed.as_secs_f64(), box_moves));
             absorb(&mut report, earlier);
         }
         let last = length.is_none() || !matches!(report.outcome, Outcome::Cutoff(Cutoff::Time));
@@ -504,7 +536,14 @@ pub fn solve_portfolio(
         // Whole seconds, or tenths below 10 s (short restarts given with `--restarts`).
         let mut at: Vec<String> = restarts
             .iter()
-            .map(|&t| if t < 9.95 { format!("{t:.1} s") } else { format!("{t:.0} s") })
+            .map(|&(t, box_moves)| {
+                let t = if t < 9.95 { format!("{t:.1} s") } else { format!("{t:.0} s") };
+                match box_moves {
+                    Some(true) => format!("{t} (box moves)"),
+                    Some(false) => format!("{t} (single moves)"),
+                    None => t,
+                }
+            })
             .collect();
         let last = at.pop().unwrap_or_default();
         let at = if at.is_empty() { last } else { format!("{} and {last}", at.join(", ")) };
@@ -1073,12 +1112,18 @@ mod tests {
         assert_eq!(
             Restart::parse_list("10:4, 25:8,0.5:16").expect("valid"),
             [
-                Restart { after: secs(10), dives: back(4) },
-                Restart { after: secs(25), dives: back(8) },
-                Restart { after: Duration::from_millis(500), dives: back(16) },
+                Restart { after: secs(10), dives: back(4), box_moves: None },
+                Restart { after: secs(25), dives: back(8), box_moves: None },
+                Restart { after: Duration::from_millis(500), dives: back(16), box_moves: None },
             ]
         );
-        assert_eq!(Restart::parse_list("10:4,25:8").expect("valid"), Restart::defaults());
+        let moves: Vec<_> = Restart::parse_list("10:4:box,25:8:single,5:2")
+            .expect("valid")
+            .iter()
+            .map(|r| r.box_moves)
+            .collect();
+        assert_eq!(moves, [Some(true), Some(false), None]);
+        assert_eq!(Restart::parse_list("10:4:box,25:8").expect("valid"), Restart::defaults());
         for (bad, why) in [
             ("", "expected SECS:DIVES"),
             ("10", "expected SECS:DIVES"),
@@ -1091,6 +1136,8 @@ mod tests {
             ("NaN:4", "positive"),
             ("10:0", "1 to 64"),
             ("10:65", "1 to 64"),
+            ("10:4:boxes", "box or single"),
+            ("10:4:box:1", "expected SECS:DIVES"),
         ] {
             let err = Restart::parse_list(bad).expect_err(bad);
             assert!(err.contains(why), "{bad:?}: {err}");

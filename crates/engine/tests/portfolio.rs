@@ -297,8 +297,8 @@ fn a_restart_changes_only_what_outlasts_it() {
     let portfolio = |restarts| Portfolio { restarts, ..shared(members(&list).expect("known members"), 1) };
     let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
     let dives = Dives { forward: 1, backward: 3 };
-    let late = Restart { after: Duration::from_secs(25), dives };
-    let at_once = Restart { after: Duration::ZERO, dives };
+    let late = Restart { after: Duration::from_secs(25), dives, box_moves: None };
+    let at_once = Restart { after: Duration::ZERO, dives, box_moves: None };
     let mut restarted = 0;
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         let solve = |restart| {
@@ -320,12 +320,62 @@ fn a_restart_changes_only_what_outlasts_it() {
     assert!(restarted > 0, "no demo level outlasted a restart due at once");
 }
 
+/// A restart may change the move model: the run after one due at once with `box_moves:
+/// Some(true)` makes box moves on both sides (the members' own are off), its solutions replay,
+/// and `Some(false)` after members with box moves turns them off again.
+#[test]
+fn a_restart_can_change_the_move_model() {
+    let list = DEFAULT_MEMBERS.join(",");
+    let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
+    let dives = Dives { forward: 1, backward: 1 };
+    let later_moves = |stats: &bisolve_engine::Stats| {
+        let count = |pruned: &[(&str, u64)], name: &str| {
+            pruned.iter().filter(|(k, _)| k.starts_with(name)).map(|&(_, n)| n).sum::<u64>()
+        };
+        count(&stats.forward.pruned, "box moves past the first push")
+            + count(&stats.backward.pruned, "box moves past the first pull")
+    };
+    let (mut on, mut off, mut restarted) = (0, 0, 0);
+    for level in valid_levels(&repo_levels().join("demo.xsb")) {
+        for (members_on, restart_on) in [(false, true), (true, false)] {
+            let mut members = members(&list).expect("known members");
+            for m in &mut members {
+                m.push.box_moves = members_on;
+                m.pull.box_moves = members_on;
+            }
+            let restart = Restart { after: Duration::ZERO, dives, box_moves: Some(restart_on) };
+            let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
+            let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
+            expect_solved(&level, &report);
+            let note = report.note.as_deref().unwrap_or_default();
+            if !note.contains("restarted after") {
+                continue;
+            }
+            let named = if restart_on { "(box moves)" } else { "(single moves)" };
+            assert!(note.contains(named), "note {note:?}");
+            restarted += 1;
+            // The first run stopped at its first look at the clock, before any expansion.
+            if restart_on {
+                on += later_moves(&report.stats);
+            } else {
+                off += later_moves(&report.stats);
+            }
+        }
+    }
+    assert!(restarted > 0, "no demo level outlasted a restart due at once");
+    assert!(on > 0, "a box-moves restart made no box moves");
+    assert_eq!(off, 0, "a single-moves restart made box moves");
+}
+
 /// A restarted search still proves unsolvable levels, and one that is never solved ends at
 /// the time limit with both searches counted.
 #[test]
 fn a_restarted_search_proves_and_stops() {
-    let twice = Restart { after: Duration::ZERO, dives: Dives { forward: 1, backward: 2 } };
-    let restarts = vec![Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 } }, twice];
+    let twice = Restart { after: Duration::ZERO, dives: Dives { forward: 1, backward: 2 }, box_moves: None };
+    let restarts = vec![
+        Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 }, box_moves: None },
+        twice,
+    ];
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
         let portfolio = Portfolio {
             restarts: restarts.clone(),
@@ -340,9 +390,21 @@ fn a_restarted_search_proves_and_stops() {
     };
     let portfolio = Portfolio {
         restarts: vec![
-            Restart { after: Duration::from_millis(300), dives: Dives { forward: 1, backward: 4 } },
-            Restart { after: Duration::from_millis(300), dives: Dives { forward: 1, backward: 8 } },
-            Restart { after: Duration::from_millis(300), dives: Dives { forward: 1, backward: 16 } },
+            Restart {
+                after: Duration::from_millis(300),
+                dives: Dives { forward: 1, backward: 4 },
+                box_moves: None,
+            },
+            Restart {
+                after: Duration::from_millis(300),
+                dives: Dives { forward: 1, backward: 8 },
+                box_moves: None,
+            },
+            Restart {
+                after: Duration::from_millis(300),
+                dives: Dives { forward: 1, backward: 16 },
+                box_moves: None,
+            },
         ],
         ..shared(default_members(), 2)
     };
