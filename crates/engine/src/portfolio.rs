@@ -492,8 +492,8 @@ pub fn solve_portfolio(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Report, SolveError> {
-    // The runs: how long each may take before the next starts (`None`: the rest), and its
-    // dives.
+    // The runs: how long each may take before the next starts (`None`: the rest), its dives
+    // and its box moves (`None`: the members' own).
     let mut runs = vec![(None, portfolio.dives, None)];
     for r in &portfolio.restarts {
         if let Some(last) = runs.last_mut() {
