@@ -71,7 +71,8 @@ pub struct PullConfig {
     /// square it can reach by pulls of it alone, the player walking between them, every
     /// position on the way a child recorded as one pull from the one before it; a box that
     /// the pull into a node moved is not pulled again from there. Default off
-    /// (`--pull-box-moves`). Only on boards of up to [`BOX_MOVE_MAX_CELLS`] cells.
+    /// (`--pull-box-moves`), but the default portfolio's first restart turns it on for its run
+    /// (`Restart::box_moves` in the engine). Only on boards of up to [`BOX_MOVE_MAX_CELLS`] cells.
     pub box_moves: bool,
 }
 

@@ -149,7 +149,8 @@ pub struct PushConfig {
     /// other rules allow (PI-corrals, tunnels, macros), the later ones are tested for
     /// deadlocks as any child. A box that the move into a node moved is not moved again
     /// from there ([`NodeRef::moved`]): its runs continue the run that moved it. Default off
-    /// (`--box-moves`). Only on boards of up to [`BOX_MOVE_MAX_CELLS`] cells.
+    /// (`--box-moves`), but the default portfolio's first restart turns it on for its run
+    /// (`Restart::box_moves` in the engine). Only on boards of up to [`BOX_MOVE_MAX_CELLS`] cells.
     pub box_moves: bool,
 }
 
