@@ -154,6 +154,10 @@ pub struct PruningArgs {
     /// kept there, in searches with a backward side).
     #[arg(long)]
     pub no_goal_cut: bool,
+    /// Let boxes into a goal room with one entrance by plain pushes too, and push the boxes
+    /// inside it again (room discipline off).
+    #[arg(long)]
+    pub no_room_discipline: bool,
     /// Do not prune pulls onto squares that cannot return to a start square.
     #[arg(long)]
     pub no_pull_dead_squares: bool,

@@ -26,6 +26,7 @@ const SWITCHES: &[&str] = &[
     "--equal-turns",
     "--no-goal-macros",
     "--no-goal-cut",
+    "--no-room-discipline",
     "--packing",
     "--packing-macros",
     "--pull-sealed-starts",
@@ -97,6 +98,19 @@ fn a_technique_switched_off_prunes_nothing() {
     };
     assert!(pulls(&["--pull-box-moves"]) > 0);
     assert_eq!(pulls(&["--box-moves"]), 0);
+    // Room discipline needs the goal cut, which a bidirectional search makes.
+    let discipline = |extra: &[&str]| -> u64 {
+        let file = "levels/edge/goal-room.xsb";
+        let run = bisolve(&[&[file, "--json", "--strategy", "bidirectional"], extra].concat());
+        run.expect_code(0);
+        run.records()
+            .iter()
+            .map(|r| r["forward"]["pruned"]["room discipline"].as_u64().expect("a count"))
+            .sum()
+    };
+    assert!(discipline(&[]) > 0);
+    assert_eq!(discipline(&["--no-room-discipline"]), 0);
+    assert_eq!(discipline(&["--no-goal-cut"]), 0);
     // Triple deadlocks are off unless asked for.
     let run = bisolve(&["levels/demo.xsb", "--json", "--strategy", "forward"]);
     for r in run.records() {

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use bisolve_board::bound::BoundKind;
 use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
 use bisolve_board::pairs::PairMode;
-use bisolve_board::rooms::GoalRooms;
+use bisolve_board::rooms::{GoalRoom, GoalRooms};
 use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove};
 use bisolve_board::{BoxMap, Level, Reach, State};
@@ -720,8 +720,24 @@ fn goal_macros_are_legal_push_sequences() {
         let fwd = Forward::new(level.board(), level.start(), config);
         assert!(fwd.goal_rooms().is_some(), "{} (index {}): no goal room found", level.name(), level.index());
     }
-    let macros = check_macros(&levels, config);
+    let (macros, _) = check_macros(&levels, config);
     assert!(macros > 0, "no macro was offered on {} levels with goal rooms", levels.len());
+}
+
+/// Room discipline with box moves: a run that brings its box onto the entrance of a room with
+/// one entrance goes on by the room's macro, recorded as a move from the run's position
+/// before it; every such macro undoes to that position and replays from it.
+#[test]
+fn goal_macros_at_the_end_of_box_moves_are_legal_push_sequences() {
+    let mut levels = common::valid_levels(&common::repo_levels().join("edge/goal-room.xsb"));
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        let with_rooms = |l: &Level| !GoalRooms::new(l.board(), l.start(), false).is_empty();
+        levels.extend(microban.into_iter().filter(with_rooms).take(6));
+    }
+    let config = PushConfig { box_moves: true, packing_macros: false, ..PushConfig::default() };
+    assert!(config.goal_cut && config.room_discipline);
+    let (macros, after_runs) = check_macros(&levels, config);
+    assert!(after_runs > 0, "none of {macros} macros came at the end of a run");
 }
 
 /// The same for rooms with several entrances, whose paths are checked against the boxes of
@@ -739,7 +755,7 @@ fn goal_macros_through_several_entrances_are_legal_push_sequences() {
     }
     let config =
         PushConfig { goal_cut: false, packing_macros: false, room_entrances: true, ..PushConfig::default() };
-    let macros = check_macros(&levels, config);
+    let (macros, _) = check_macros(&levels, config);
     assert!(macros > 0, "no macro was offered on {} levels with goal rooms", levels.len());
 }
 
@@ -753,19 +769,39 @@ fn packing_macros_are_legal_push_sequences() {
     }
     let config =
         PushConfig { goal_macros: false, goal_cut: false, packing_macros: true, ..PushConfig::default() };
-    let macros = check_macros(&levels, config);
+    let (macros, _) = check_macros(&levels, config);
     assert!(macros > 0, "no packing macro was offered on {} levels", levels.len());
 }
 
-/// Expands up to 5,000 states of each level breadth-first with `config` and checks every macro
-/// child: its pushes replay from the parent and end on the child, and `parent()` undoes it.
-/// Returns how many macros were checked.
-fn check_macros(levels: &[Level], config: PushConfig) -> usize {
-    let mut macros = 0;
+/// Room discipline: on a breadth-first walk of levels with goal rooms of one entrance, every
+/// child the forward generator offers holds, in each such room, boxes on exactly the first
+/// goals of the room's packing order and nothing on its entrance. Without the discipline some
+/// child breaks that order.
+#[test]
+fn room_discipline_fills_rooms_in_their_order() {
+    let mut levels = common::valid_levels(&common::repo_levels().join("edge/goal-room.xsb"));
+    if let Some(microban) = common::shared_collection("microban.xsb") {
+        let with_rooms = |l: &Level| !GoalRooms::new(l.board(), l.start(), false).is_empty();
+        levels.extend(microban.into_iter().filter(with_rooms).take(6));
+    }
+    let on = PushConfig { packing_macros: false, ..PushConfig::default() };
+    assert!(on.goal_cut && on.room_discipline, "the discipline is on by default");
+    let (children, broken) = rooms_out_of_order(&levels, on);
+    assert!(children > 0);
+    assert_eq!(broken, 0, "{broken} of {children} children break a room's order with the discipline on");
+    let (children, broken) = rooms_out_of_order(&levels, PushConfig { room_discipline: false, ..on });
+    assert!(broken > 0, "no child of {children} breaks a room's order without the discipline");
+}
+
+/// Walks up to 5,000 states of each level breadth-first with `config`: how many children it
+/// made, and in how many a room with one entrance holds anything but boxes on the first goals
+/// of its order, or a box on its entrance.
+fn rooms_out_of_order(levels: &[Level], config: PushConfig) -> (usize, usize) {
+    let (mut made, mut broken) = (0, 0);
     for level in levels {
         let board = level.board();
-        let what = format!("{} (index {})", level.name(), level.index());
         let fwd = Forward::new(board, level.start(), config);
+        let rooms = fwd.goal_rooms().expect("goal rooms").clone();
         let mut scratch = fwd.new_scratch();
         let mut queue = VecDeque::from([level.start().clone()]);
         let mut seen = HashSet::from([level.start().fingerprint(board)]);
@@ -777,22 +813,14 @@ fn check_macros(levels: &[Level], config: PushConfig) -> usize {
                 let mut boxes = state.boxes.clone();
                 boxes[kid.box_index as usize] = kid.to;
                 let next = State::new(boxes, kid.player);
-                assert_eq!(next.fingerprint(board), kid.fp, "{what}: child fingerprint");
-                if kid.is_macro {
-                    macros += 1;
-                    let mut pushes = Vec::new();
-                    fwd.as_pushes(kid.packed(), &mut pushes);
-                    assert!(pushes.len() >= 2, "{what}: a macro of {} push", pushes.len());
-                    let steps = pushes_to_steps(board, &state, &pushes)
-                        .unwrap_or_else(|e| panic!("{what}: macro {pushes:?} cannot be walked: {e}"));
-                    match replay(board, &state, &steps) {
-                        Ok(_) | Err(ReplayError::Unsolved { .. }) => {}
-                        Err(e) => panic!("{what}: macro {pushes:?} does not replay: {e}"),
-                    }
-                    let end = state_sequence(board, &state, &pushes).pop().expect("states");
-                    assert_eq!(end.fingerprint(board), kid.fp, "{what}: macro ends elsewhere");
-                    let undone = fwd.parent(&next, kid.packed()).expect("parent() undoes a macro");
-                    assert_eq!(undone.fingerprint(board), state.fingerprint(board), "{what}: parent()");
+                made += 1;
+                let is_box = |c| next.boxes.contains(&c);
+                let in_order = |r: &GoalRoom| {
+                    let j = r.order().iter().take_while(|&&g| is_box(g)).count();
+                    r.cells().iter().filter(|&&c| is_box(c)).count() == j && !is_box(r.entrances()[0].cell)
+                };
+                if rooms.rooms().iter().filter(|r| r.single_entrance()).any(|r| !in_order(r)) {
+                    broken += 1;
                 }
                 if seen.insert(kid.fp) {
                     queue.push_back(next);
@@ -800,5 +828,66 @@ fn check_macros(levels: &[Level], config: PushConfig) -> usize {
             }
         }
     }
-    macros
+    (made, broken)
+}
+
+/// Expands up to 5,000 states of each level breadth-first with `config` and checks every macro
+/// child: `parent()` undoes it, to the node for a macro that starts with a push from the node
+/// and to the position of a box-move run just before it otherwise (a child of the same
+/// expansion one push shorter), and its pushes replay from there and end on the child.
+/// Returns how many macros were checked, and how many of them came at the end of a run.
+fn check_macros(levels: &[Level], config: PushConfig) -> (usize, usize) {
+    let (mut macros, mut after_runs) = (0, 0);
+    for level in levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let fwd = Forward::new(board, level.start(), config);
+        let mut scratch = fwd.new_scratch();
+        let mut queue = VecDeque::from([level.start().clone()]);
+        let mut seen = HashSet::from([level.start().fingerprint(board)]);
+        while let Some(state) = queue.pop_front() {
+            if seen.len() > 5_000 {
+                break;
+            }
+            let kids = children(&fwd, &mut scratch, level, &state, 0);
+            for (k, kid) in kids.iter().enumerate() {
+                let mut boxes = state.boxes.clone();
+                boxes[kid.box_index as usize] = kid.to;
+                let next = State::new(boxes, kid.player);
+                assert_eq!(next.fingerprint(board), kid.fp, "{what}: child fingerprint");
+                if kid.is_macro {
+                    macros += 1;
+                    let parent = fwd.parent(&next, kid.packed()).expect("parent() undoes a macro");
+                    let parent_fp = parent.fingerprint(board);
+                    if kid.steps == 1 {
+                        assert_eq!(parent_fp, state.fingerprint(board), "{what}: parent()");
+                    } else {
+                        after_runs += 1;
+                        assert!(
+                            kids[..k]
+                                .iter()
+                                .any(|c| !c.is_macro && c.fp == parent_fp && c.steps + 1 == kid.steps),
+                            "{what}: the macro after {} pushes of a run comes from no earlier position of it",
+                            kid.steps - 1
+                        );
+                    }
+                    let mut pushes = Vec::new();
+                    fwd.as_pushes(kid.packed(), &mut pushes);
+                    assert!(pushes.len() >= 2, "{what}: a macro of {} push", pushes.len());
+                    let steps = pushes_to_steps(board, &parent, &pushes)
+                        .unwrap_or_else(|e| panic!("{what}: macro {pushes:?} cannot be walked: {e}"));
+                    match replay(board, &parent, &steps) {
+                        Ok(_) | Err(ReplayError::Unsolved { .. }) => {}
+                        Err(e) => panic!("{what}: macro {pushes:?} does not replay: {e}"),
+                    }
+                    let end = state_sequence(board, &parent, &pushes).pop().expect("states");
+                    assert_eq!(end.fingerprint(board), kid.fp, "{what}: macro ends elsewhere");
+                }
+                if seen.insert(kid.fp) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    (macros, after_runs)
 }
