@@ -34,7 +34,7 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 16] = [
+const EDGE: [Edge; 17] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
     Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
     Edge {
@@ -44,6 +44,12 @@ const EDGE: [Edge; 16] = [
         solution: Some("luurDldRRRulluuRurDDD"),
     },
     Edge { file: "dead-at-start.xsb", title: "Dead at start", n_boxes: 2, solution: None },
+    Edge {
+        file: "entrance-box-room.xsb",
+        title: "Box on the entrance",
+        n_boxes: 2,
+        solution: Some("DDuuulldRurDD"),
+    },
     Edge {
         file: "goal-room.xsb",
         title: "Goal room",

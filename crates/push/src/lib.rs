@@ -129,9 +129,9 @@ pub struct PushConfig {
     /// a goal macro, and a box in such a room is never pushed again, so the room always holds
     /// the first goals of its packing order and a box arriving on its entrance always gets a
     /// macro. The room is a dead end behind its entrance, so the only solutions this leaves
-    /// out are those that park a box inside the room or fill it in another order. A room
-    /// whose entrance holds a box at the start is left alone (that box could only go in by a
-    /// plain push). With box moves, a run that brings its box onto the entrance goes on by
+    /// out are those that park a box inside the room or fill it in another order. A box that
+    /// stands on the entrance at the start goes in by a macro too (one without a push onto
+    /// the entrance). With box moves, a run that brings its box onto the entrance goes on by
     /// the macro. Needs `goal_cut`. Default on (`--no-room-discipline`): at 60 s a level on 2
     /// threads it solves XSokoban 26 in 1.7 s (unsolved without), and Microban I + II at 10 s
     /// stay 290/290 (see `benches/results/2026-11-27-room-discipline.txt`).
@@ -213,8 +213,8 @@ pub struct Forward<'a> {
     /// something.
     counts_packed: bool,
     /// Room discipline, per cell: [`DISCIPLINED_ROOM`] for the squares of the goal rooms with
-    /// one entrance that no box stands on at the start, [`DISCIPLINED_ENTRANCE`] for their
-    /// entrances; `None` when the discipline is off or no room qualifies.
+    /// one entrance, [`DISCIPLINED_ENTRANCE`] for their entrances; `None` when the discipline
+    /// is off or the level has no such room.
     discipline: Option<Vec<u8>>,
 }
 
@@ -258,6 +258,10 @@ impl Arrival {
 enum MacroWay<'r> {
     /// Along step `j` of a goal room's order, from entrance `e`: `Room(room, j, e)`.
     Room(&'r GoalRoom, usize, usize),
+    /// Along step `j` of the order of a room with one entrance, for a box that stood on the
+    /// entrance (room discipline): no push onto the entrance comes first. Stored with the
+    /// direction out of the room, which no other macro of the room has.
+    FromEntrance(&'r GoalRoom, usize),
     /// Along a target's way in, from the square it starts on.
     Packing(Cell, &'r [Dir]),
 }
@@ -301,7 +305,7 @@ impl<'a> Forward<'a> {
         let mut config = config;
         config.box_moves &= board.n_cells() <= BOX_MOVE_MAX_CELLS;
         let discipline = if config.goal_macros && config.goal_cut && config.room_discipline {
-            rooms.as_ref().and_then(|r| discipline_map(board, start, r))
+            rooms.as_ref().and_then(|r| discipline_map(board, r))
         } else {
             None
         };
@@ -403,6 +407,14 @@ impl Forward<'_> {
                 continue;
             }
             let dir = Dir::from_index(d);
+            if self.discipline.as_ref().is_some_and(|m| m[b as usize] == DISCIPLINED_ENTRANCE) {
+                // A box on a disciplined room's entrance (where it stood at the start) goes
+                // in by the room's macro too.
+                let room = self.goal_rooms().and_then(|r| r.entered(b, dir)).map(|(r, _)| r);
+                if let Some(room) = room.filter(|r| r.single_entrance() && r.entrances()[0].dir == dir) {
+                    self.push_from_entrance(s, node, ctx, i, room, out);
+                }
+            }
             if let Some((room, e)) = self.goal_rooms().and_then(|r| r.entered(to, dir)) {
                 self.push_macro(s, node, ctx, i, room, e, dir, (b, 1), out);
             }
@@ -554,6 +566,30 @@ impl Forward<'_> {
         s.macros += 1;
         let player = room.player_after(self.board, j, e);
         self.add_child(s, node, ctx, i, room.order()[j], dir, Arrival::Macro(player, steps), out);
+    }
+
+    /// Appends the goal macro of box `i`, which stands on the entrance of `room` (a room with
+    /// one entrance under room discipline) with the player behind it, if the room is at a
+    /// step of its order.
+    fn push_from_entrance(
+        &self,
+        s: &mut PushScratch,
+        node: NodeRef<'_>,
+        ctx: &Context,
+        i: usize,
+        room: &GoalRoom,
+        out: &mut Vec<Child>,
+    ) {
+        let Some(j) = room.next_step(|c| s.boxes.is_box(c)) else {
+            return;
+        };
+        if room.path(j, 0).is_none() {
+            return;
+        }
+        s.macros += 1;
+        let player = room.player_after(self.board, j, 0);
+        let out_of_room = room.entrances()[0].dir.opposite();
+        self.add_child(s, node, ctx, i, room.order()[j], out_of_room, Arrival::Macro(player, 1), out);
     }
 
     /// Appends the packing macro that follows pushing box `i` in `dir` onto the square target
@@ -753,17 +789,27 @@ impl Forward<'_> {
         near.iter().enumerate().any(|(a, &p)| near[a + 1..].iter().any(|&q| triples.is_dead(to, p, q)))
     }
 
-    /// Where a macro move went after its first push, and the square its box came from.
-    fn macro_of(&self, mv: PackedMove) -> Option<(MacroWay<'_>, Cell)> {
+    /// Where a macro move went after its first push, the square its box came from and the
+    /// square the player stood on before it.
+    fn macro_of(&self, mv: PackedMove) -> Option<(MacroWay<'_>, Cell, Cell)> {
         let back = mv.dir().opposite();
+        let behind = |from: Cell| {
+            let player = self.board.neighbour(from, back);
+            (from != NO_CELL && player != NO_CELL).then_some((from, player))
+        };
         if let Some((room, j)) = self.rooms.as_ref().and_then(|r| r.step_of(mv.to())) {
+            let first = room.entrances()[0];
+            if room.single_entrance() && mv.dir() == first.dir.opposite() {
+                room.path(j, 0)?;
+                return Some((MacroWay::FromEntrance(room, j), first.cell, first.outside));
+            }
             let e = room.entrance_for(j, mv.dir())?;
-            let from = self.board.neighbour(room.entrances()[e].cell, back);
-            return (from != NO_CELL).then_some((MacroWay::Room(room, j, e), from));
+            let (from, player) = behind(self.board.neighbour(room.entrances()[e].cell, back))?;
+            return Some((MacroWay::Room(room, j, e), from, player));
         }
         let (start, dirs) = self.packing.as_ref().filter(|_| self.config.packing_macros)?.way_in(mv.to())?;
-        let from = self.board.neighbour(start, back);
-        (from != NO_CELL).then_some((MacroWay::Packing(start, dirs), from))
+        let (from, player) = behind(self.board.neighbour(start, back))?;
+        Some((MacroWay::Packing(start, dirs), from, player))
     }
 }
 
@@ -977,9 +1023,8 @@ impl Expander for Forward<'_> {
         if mv.is_macro() {
             // The box came from next to the room's entrance or the way's start, the player
             // behind it.
-            let (_, from) = self.macro_of(mv)?;
-            let player = self.board.neighbour(from, back);
-            if player == NO_CELL || [from, player].iter().any(|c| state.boxes.binary_search(c).is_ok()) {
+            let (_, from, player) = self.macro_of(mv)?;
+            if [from, player].iter().any(|c| state.boxes.binary_search(c).is_ok()) {
                 return None;
             }
             let mut parent = state.clone();
@@ -1001,11 +1046,17 @@ impl Expander for Forward<'_> {
 
     fn as_pushes(&self, mv: PackedMove, out: &mut Vec<Push>) {
         if mv.is_macro() {
-            if let Some((way, from)) = self.macro_of(mv) {
-                out.push(Push { from, dir: mv.dir() });
+            if let Some((way, from, _)) = self.macro_of(mv) {
                 match way {
-                    MacroWay::Room(room, j, e) => room.path_pushes(self.board, j, e, out),
-                    MacroWay::Packing(start, dirs) => pushes_along(self.board, start, dirs, out),
+                    MacroWay::Room(room, j, e) => {
+                        out.push(Push { from, dir: mv.dir() });
+                        room.path_pushes(self.board, j, e, out);
+                    }
+                    MacroWay::FromEntrance(room, j) => room.path_pushes(self.board, j, 0, out),
+                    MacroWay::Packing(start, dirs) => {
+                        out.push(Push { from, dir: mv.dir() });
+                        pushes_along(self.board, start, dirs, out);
+                    }
                 }
                 return;
             }
@@ -1042,15 +1093,11 @@ impl Expander for Forward<'_> {
 }
 
 /// The room discipline's map (see [`Forward::discipline`]), or `None` when no room qualifies.
-fn discipline_map(board: &Board, start: &State, rooms: &GoalRooms) -> Option<Vec<u8>> {
+fn discipline_map(board: &Board, rooms: &GoalRooms) -> Option<Vec<u8>> {
     let mut map = vec![0; board.n_cells()];
     let mut any = false;
     for room in rooms.rooms().iter().filter(|r| r.single_entrance()) {
         let entrance = room.entrances()[0].cell;
-        // A box on the entrance at the start could only go in by a plain push.
-        if start.boxes.contains(&entrance) {
-            continue;
-        }
         any = true;
         map[entrance as usize] = DISCIPLINED_ENTRANCE;
         for &c in room.cells() {
