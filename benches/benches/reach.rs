@@ -32,14 +32,14 @@ fn reach(c: &mut Criterion) {
 
             let mut areas = Areas::new(board.n_cells());
             group.bench_function(BenchmarkId::new("areas_label", &id), |b| {
-                b.iter(|| areas.label(board, black_box(&map)));
+                b.iter(|| areas.label(board, black_box(&state.boxes)));
             });
 
             if pushes.is_empty() {
                 continue;
             }
             group.throughput(Throughput::Elements(pushes.len() as u64));
-            areas.label(board, &map);
+            areas.label(board, &state.boxes);
             group.bench_function(BenchmarkId::new("areas_after_move", &id), |b| {
                 b.iter(|| {
                     let mut sum = 0u32;

@@ -154,7 +154,14 @@ pub struct Areas {
     roots: Vec<Cell>,
     base: u32,
     stack: Vec<(Cell, u8)>,
+    /// Per cell: its neighbours with the walls left out (the first `degree` entries), copied
+    /// from the board by the first labelling.
+    adjacent: Vec<[Cell; 4]>,
+    degree: Vec<u8>,
 }
+
+/// The discovery number of a box while [`Areas::label`] runs: above every real number.
+const BOX_MARK: u32 = u32::MAX;
 
 /// One piece of the free squares once a square is blocked: a whole area of the labelled
 /// position (by index), or the subtree of one child of the blocked square (by slot).
@@ -177,6 +184,8 @@ impl Areas {
             roots: Vec::new(),
             base: 1,
             stack: Vec::with_capacity(n_cells),
+            adjacent: Vec::new(),
+            degree: Vec::new(),
         }
     }
 
@@ -192,59 +201,90 @@ impl Areas {
         self.disc[cell as usize] >= self.base
     }
 
-    /// Labels the areas of free squares of the position `boxes` shows and returns how many
-    /// there are: 1 when the player could walk everywhere no box stands.
-    pub fn label(&mut self, board: &Board, boxes: &BoxMap) -> u32 {
+    /// Labels the areas of free squares of the position with boxes on `boxes` (distinct
+    /// cells) and returns how many there are: 1 when the player could walk everywhere no box
+    /// stands.
+    pub fn label(&mut self, board: &Board, boxes: &[Cell]) -> u32 {
         let n = board.n_cells();
+        if self.degree.len() != n {
+            self.compact(board);
+        }
         // Discovery numbers of the last labelling end below `base + n`; start above them.
         let mut next = self.base + n as u32;
         if next > u32::MAX - 2 * n as u32 - 2 {
             self.disc.fill(0);
             next = 1;
         }
-        self.base = next;
+        let base = next;
+        self.base = base;
         self.roots.clear();
+        // Boxes count as visited while the search runs, with a number no back edge can lower
+        // `low` to, so one load tells a neighbour to enter from one to skip or to note.
+        for &b in boxes {
+            self.disc[b as usize] = BOX_MARK;
+        }
         for start in 0..n as Cell {
-            if self.is_free(start) || boxes.is_box(start) {
+            if self.disc[start as usize] >= base {
                 continue;
             }
             let id = self.roots.len() as u32;
             self.roots.push(start);
             self.enter(start, NO_CELL, id, next);
             next += 1;
-            self.stack.push((start, 0));
-            while let Some(top) = self.stack.last_mut() {
-                let (v, k) = *top;
-                if k < 4 {
-                    top.1 += 1;
-                    let w = board.neighbours(v)[k as usize];
-                    if w == NO_CELL || boxes.is_box(w) {
-                        continue;
-                    }
-                    if self.is_free(w) {
+            // The cell being searched and the index of its next neighbour stay in registers;
+            // the stack holds the cells above it.
+            let (mut v, mut k) = (start, 0u8);
+            loop {
+                let vi = v as usize;
+                if k < self.degree[vi] {
+                    let w = self.adjacent[vi][k as usize];
+                    k += 1;
+                    let dw = self.disc[w as usize];
+                    if dw >= base {
                         // A visited neighbour: a back edge (or the tree edge to the parent,
-                        // which cannot lower `low` below the parent's number).
-                        let dw = self.disc[w as usize];
-                        let low = &mut self.low[v as usize];
+                        // which cannot lower `low` below the parent's number), or a box.
+                        let low = &mut self.low[vi];
                         *low = (*low).min(dw);
                     } else {
+                        self.stack.push((v, k));
                         self.enter(w, v, id, next);
                         next += 1;
-                        self.stack.push((w, 0));
+                        (v, k) = (w, 0);
                     }
                 } else {
-                    self.stack.pop();
-                    self.end[v as usize] = next;
-                    let p = self.parent[v as usize];
-                    if p != NO_CELL {
-                        let (low, min) = (self.low[v as usize], self.sub_min[v as usize]);
-                        self.low[p as usize] = self.low[p as usize].min(low);
-                        self.sub_min[p as usize] = self.sub_min[p as usize].min(min);
-                    }
+                    self.end[vi] = next;
+                    let Some((p, pk)) = self.stack.pop() else { break };
+                    let (low, min) = (self.low[vi], self.sub_min[vi]);
+                    let pi = p as usize;
+                    self.low[pi] = self.low[pi].min(low);
+                    self.sub_min[pi] = self.sub_min[pi].min(min);
+                    (v, k) = (p, pk);
                 }
             }
         }
+        for &b in boxes {
+            self.disc[b as usize] = 0;
+        }
         self.count()
+    }
+
+    /// Copies the board's neighbours with the walls left out.
+    fn compact(&mut self, board: &Board) {
+        let n = board.n_cells();
+        self.adjacent.clear();
+        self.degree.clear();
+        for c in 0..n as Cell {
+            let mut row = [NO_CELL; 4];
+            let mut d = 0;
+            for &w in board.neighbours(c) {
+                if w != NO_CELL {
+                    row[d] = w;
+                    d += 1;
+                }
+            }
+            self.adjacent.push(row);
+            self.degree.push(d as u8);
+        }
     }
 
     #[inline]

@@ -381,8 +381,7 @@ impl Expander for Backward<'_> {
         let cell = if self.config.features {
             let unplaced = goals.iter().filter(|&&g| !board.is_start_square(g)).count() as u32;
             let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-            FeatureCell { unplaced: unpacked.unwrap_or(unplaced), areas: s.areas.label(board, &s.boxes) }
-                .pack()
+            FeatureCell { unplaced: unpacked.unwrap_or(unplaced), areas: s.areas.label(board, goals) }.pack()
         } else {
             0
         };
@@ -429,7 +428,7 @@ impl Expander for Backward<'_> {
             return;
         }
         if self.config.features {
-            s.areas.label(board, &s.boxes);
+            s.areas.label(board, node.boxes);
         }
         if s.bound.prepare(board.start_distances(), node.boxes).is_none() {
             s.boxes.clear_all(node.boxes);

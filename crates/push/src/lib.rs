@@ -919,7 +919,7 @@ impl Expander for Forward<'_> {
         };
         let cell = if self.config.features {
             s.boxes.set_all(boxes);
-            let areas = s.areas.label(board, &s.boxes);
+            let areas = s.areas.label(board, boxes);
             let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
             s.boxes.clear_all(boxes);
             let unplaced = boxes.iter().filter(|&&b| !board.is_goal(b)).count() as u32;
@@ -941,7 +941,7 @@ impl Expander for Forward<'_> {
         s.boxes.set_all(node.boxes);
         let region_min = s.reach.fill(board, &s.boxes, node.player);
         if self.config.features {
-            s.areas.label(board, &s.boxes);
+            s.areas.label(board, node.boxes);
         }
         let table = self.table_for(s, node.boxes);
         if s.bound.prepare(table.as_deref().unwrap_or(board.goal_distances()), node.boxes).is_none() {
