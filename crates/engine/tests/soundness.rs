@@ -724,17 +724,24 @@ fn goal_macros_are_legal_push_sequences() {
     assert!(macros > 0, "no macro was offered on {} levels with goal rooms", levels.len());
 }
 
-/// Room discipline with box moves: a run that brings its box onto the entrance of a room with
-/// one entrance goes on by the room's macro, recorded as a move from the run's position
-/// before it; every such macro undoes to that position and replays from it.
-#[test]
-fn goal_macros_at_the_end_of_box_moves_are_legal_push_sequences() {
+/// The edge levels with a one-entrance goal room (one with a box on its entrance at the
+/// start) and the first six Microban levels with goal rooms, when `../shared` is there.
+fn room_levels() -> Vec<Level> {
     let mut levels = common::valid_levels(&common::repo_levels().join("edge/goal-room.xsb"));
     levels.extend(common::valid_levels(&common::repo_levels().join("edge/entrance-box-room.xsb")));
     if let Some(microban) = common::shared_collection("microban.xsb") {
         let with_rooms = |l: &Level| !GoalRooms::new(l.board(), l.start(), false).is_empty();
         levels.extend(microban.into_iter().filter(with_rooms).take(6));
     }
+    levels
+}
+
+/// Room discipline with box moves: a run that brings its box onto the entrance of a room with
+/// one entrance goes on by the room's macro, recorded as a move from the run's position
+/// before it; every such macro undoes to that position and replays from it.
+#[test]
+fn goal_macros_at_the_end_of_box_moves_are_legal_push_sequences() {
+    let levels = room_levels();
     let config = PushConfig { box_moves: true, packing_macros: false, ..PushConfig::default() };
     assert!(config.goal_cut && config.room_discipline);
     let (macros, after_runs) = check_macros(&levels, config);
@@ -780,12 +787,7 @@ fn packing_macros_are_legal_push_sequences() {
 /// at the start). Without the discipline some child breaks that order.
 #[test]
 fn room_discipline_fills_rooms_in_their_order() {
-    let mut levels = common::valid_levels(&common::repo_levels().join("edge/goal-room.xsb"));
-    levels.extend(common::valid_levels(&common::repo_levels().join("edge/entrance-box-room.xsb")));
-    if let Some(microban) = common::shared_collection("microban.xsb") {
-        let with_rooms = |l: &Level| !GoalRooms::new(l.board(), l.start(), false).is_empty();
-        levels.extend(microban.into_iter().filter(with_rooms).take(6));
-    }
+    let levels = room_levels();
     let on = PushConfig { packing_macros: false, ..PushConfig::default() };
     assert!(on.goal_cut && on.room_discipline, "the discipline is on by default");
     let (children, broken) = rooms_out_of_order(&levels, on);
