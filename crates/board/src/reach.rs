@@ -203,7 +203,7 @@ impl Areas {
 
     /// Labels the areas of free squares of the position with boxes on `boxes` (distinct
     /// cells) and returns how many there are: 1 when the player could walk everywhere no box
-    /// stands.
+    /// stands. An `Areas` serves one board: the first call copies its neighbours.
     pub fn label(&mut self, board: &Board, boxes: &[Cell]) -> u32 {
         let n = board.n_cells();
         if self.degree.len() != n {
@@ -219,7 +219,7 @@ impl Areas {
         self.base = base;
         self.roots.clear();
         // Boxes count as visited while the search runs, with a number no back edge can lower
-        // `low` to, so one load tells a neighbour to enter from one to skip or to note.
+        // `low` to, so one load tells whether to enter a neighbour or only note it.
         for &b in boxes {
             self.disc[b as usize] = BOX_MARK;
         }
