@@ -797,26 +797,49 @@ fn room_discipline_fills_rooms_in_their_order() {
     assert!(broken > 0, "no child of {children} breaks a room's order without the discipline");
 }
 
-/// Walks up to 5,000 states of each level breadth-first with `config`: how many children it
-/// made, and in how many a room with one entrance holds anything but boxes on the first goals
-/// of its order, or a box on its entrance that did not start there.
+/// Expands up to 5,000 states of `level` breadth-first with `config`, calling `visit` with
+/// the forward generator, each expanded state, its children and the states they lead to.
+fn walk_forward(
+    level: &Level,
+    config: PushConfig,
+    mut visit: impl FnMut(&Forward<'_>, &State, &[Child], &[State]),
+) {
+    let board = level.board();
+    let fwd = Forward::new(board, level.start(), config);
+    let mut scratch = fwd.new_scratch();
+    let mut queue = VecDeque::from([level.start().clone()]);
+    let mut seen = HashSet::from([level.start().fingerprint(board)]);
+    while let Some(state) = queue.pop_front() {
+        if seen.len() > 5_000 {
+            break;
+        }
+        let kids = children(&fwd, &mut scratch, level, &state, 0);
+        let nexts: Vec<State> = kids
+            .iter()
+            .map(|kid| {
+                let mut boxes = state.boxes.clone();
+                boxes[kid.box_index as usize] = kid.to;
+                State::new(boxes, kid.player)
+            })
+            .collect();
+        visit(&fwd, &state, &kids, &nexts);
+        for (kid, next) in kids.iter().zip(nexts) {
+            if seen.insert(kid.fp) {
+                queue.push_back(next);
+            }
+        }
+    }
+}
+
+/// Walks each level with `config` ([`walk_forward`]): how many children it made, and in how
+/// many a room with one entrance holds anything but boxes on the first goals of its order,
+/// or a box on its entrance that did not start there.
 fn rooms_out_of_order(levels: &[Level], config: PushConfig) -> (usize, usize) {
     let (mut made, mut broken) = (0, 0);
     for level in levels {
-        let board = level.board();
-        let fwd = Forward::new(board, level.start(), config);
-        let rooms = fwd.goal_rooms().expect("goal rooms").clone();
-        let mut scratch = fwd.new_scratch();
-        let mut queue = VecDeque::from([level.start().clone()]);
-        let mut seen = HashSet::from([level.start().fingerprint(board)]);
-        while let Some(state) = queue.pop_front() {
-            if seen.len() > 5_000 {
-                break;
-            }
-            for kid in children(&fwd, &mut scratch, level, &state, 0) {
-                let mut boxes = state.boxes.clone();
-                boxes[kid.box_index as usize] = kid.to;
-                let next = State::new(boxes, kid.player);
+        walk_forward(level, config, |fwd, _, _, nexts| {
+            let rooms = fwd.goal_rooms().expect("goal rooms");
+            for next in nexts {
                 made += 1;
                 let is_box = |c| next.boxes.contains(&c);
                 let in_order = |r: &GoalRoom| {
@@ -828,72 +851,56 @@ fn rooms_out_of_order(levels: &[Level], config: PushConfig) -> (usize, usize) {
                 if rooms.rooms().iter().filter(|r| r.single_entrance()).any(|r| !in_order(r)) {
                     broken += 1;
                 }
-                if seen.insert(kid.fp) {
-                    queue.push_back(next);
-                }
             }
-        }
+        });
     }
     (made, broken)
 }
 
-/// Expands up to 5,000 states of each level breadth-first with `config` and checks every macro
-/// child: `parent()` undoes it, to the node for a macro that starts with a push from the node
-/// and to the position of a box-move run just before it otherwise (a child of the same
-/// expansion one push shorter), and its pushes replay from there and end on the child.
-/// Returns how many macros were checked, and how many of them came at the end of a run.
+/// Walks each level with `config` ([`walk_forward`]) and checks every macro child:
+/// `parent()` undoes it, to the node for a macro that starts with a push from the node and to
+/// the position of a box-move run just before it otherwise (a child of the same expansion one
+/// push shorter), and its pushes replay from there and end on the child. Returns how many
+/// macros were checked, and how many of them came at the end of a run.
 fn check_macros(levels: &[Level], config: PushConfig) -> (usize, usize) {
     let (mut macros, mut after_runs) = (0, 0);
     for level in levels {
         let board = level.board();
         let what = format!("{} (index {})", level.name(), level.index());
-        let fwd = Forward::new(board, level.start(), config);
-        let mut scratch = fwd.new_scratch();
-        let mut queue = VecDeque::from([level.start().clone()]);
-        let mut seen = HashSet::from([level.start().fingerprint(board)]);
-        while let Some(state) = queue.pop_front() {
-            if seen.len() > 5_000 {
-                break;
-            }
-            let kids = children(&fwd, &mut scratch, level, &state, 0);
-            for (k, kid) in kids.iter().enumerate() {
-                let mut boxes = state.boxes.clone();
-                boxes[kid.box_index as usize] = kid.to;
-                let next = State::new(boxes, kid.player);
+        walk_forward(level, config, |fwd, state, kids, nexts| {
+            for (k, (kid, next)) in kids.iter().zip(nexts).enumerate() {
                 assert_eq!(next.fingerprint(board), kid.fp, "{what}: child fingerprint");
-                if kid.is_macro {
-                    macros += 1;
-                    let parent = fwd.parent(&next, kid.packed()).expect("parent() undoes a macro");
-                    let parent_fp = parent.fingerprint(board);
-                    if kid.steps == 1 {
-                        assert_eq!(parent_fp, state.fingerprint(board), "{what}: parent()");
-                    } else {
-                        after_runs += 1;
-                        assert!(
-                            kids[..k]
-                                .iter()
-                                .any(|c| !c.is_macro && c.fp == parent_fp && c.steps + 1 == kid.steps),
-                            "{what}: the macro after {} pushes of a run comes from no earlier position of it",
-                            kid.steps - 1
-                        );
-                    }
-                    let mut pushes = Vec::new();
-                    fwd.as_pushes(kid.packed(), &mut pushes);
-                    assert!(!pushes.is_empty(), "{what}: a macro of no push");
-                    let steps = pushes_to_steps(board, &parent, &pushes)
-                        .unwrap_or_else(|e| panic!("{what}: macro {pushes:?} cannot be walked: {e}"));
-                    match replay(board, &parent, &steps) {
-                        Ok(_) | Err(ReplayError::Unsolved { .. }) => {}
-                        Err(e) => panic!("{what}: macro {pushes:?} does not replay: {e}"),
-                    }
-                    let end = state_sequence(board, &parent, &pushes).pop().expect("states");
-                    assert_eq!(end.fingerprint(board), kid.fp, "{what}: macro ends elsewhere");
+                if !kid.is_macro {
+                    continue;
                 }
-                if seen.insert(kid.fp) {
-                    queue.push_back(next);
+                macros += 1;
+                let parent = fwd.parent(next, kid.packed()).expect("parent() undoes a macro");
+                let parent_fp = parent.fingerprint(board);
+                if kid.steps == 1 {
+                    assert_eq!(parent_fp, state.fingerprint(board), "{what}: parent()");
+                } else {
+                    after_runs += 1;
+                    assert!(
+                        kids[..k]
+                            .iter()
+                            .any(|c| !c.is_macro && c.fp == parent_fp && c.steps + 1 == kid.steps),
+                        "{what}: the macro after {} pushes of a run comes from no earlier position of it",
+                        kid.steps - 1
+                    );
                 }
+                let mut pushes = Vec::new();
+                fwd.as_pushes(kid.packed(), &mut pushes);
+                assert!(!pushes.is_empty(), "{what}: a macro of no push");
+                let steps = pushes_to_steps(board, &parent, &pushes)
+                    .unwrap_or_else(|e| panic!("{what}: macro {pushes:?} cannot be walked: {e}"));
+                match replay(board, &parent, &steps) {
+                    Ok(_) | Err(ReplayError::Unsolved { .. }) => {}
+                    Err(e) => panic!("{what}: macro {pushes:?} does not replay: {e}"),
+                }
+                let end = state_sequence(board, &parent, &pushes).pop().expect("states");
+                assert_eq!(end.fingerprint(board), kid.fp, "{what}: macro ends elsewhere");
             }
-        }
+        });
     }
     (macros, after_runs)
 }
