@@ -88,6 +88,11 @@ impl SubsetSearch {
         min
     }
 
+    /// The positions the last [`SubsetSearch::run`] recorded: its cost.
+    pub fn states_seen(&self) -> usize {
+        self.seen.len()
+    }
+
     /// The player's region filled by the last [`SubsetSearch::region_min`].
     pub fn reach(&self) -> &Reach {
         &self.reach
