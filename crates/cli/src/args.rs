@@ -146,6 +146,11 @@ pub struct PruningArgs {
     /// for good (sealed-goal deadlocks).
     #[arg(long)]
     pub no_sealed_goals: bool,
+    /// Do not search the boxes knotted around a box just pushed (three to eight, joined through
+    /// the eight squares around each) to prove that none can get more than two squares away
+    /// and not all onto goals there (jam deadlocks).
+    #[arg(long)]
+    pub no_jams: bool,
     /// Do not take a box that reaches a goal room's entrance on to the room's next goal in
     /// one move (goal macros; also turns off the goal cut).
     #[arg(long)]
@@ -174,6 +179,11 @@ pub struct PruningArgs {
     /// sealed for good (the backward mirror of the sealed goals; off by default).
     #[arg(long)]
     pub pull_sealed_starts: bool,
+    /// Prune pulls that leave three to eight boxes knotted so that, alone on the board, none
+    /// can be pulled more than two squares away and not all onto start squares there (the
+    /// backward mirror of the jam deadlocks; off by default).
+    #[arg(long)]
+    pub pull_jams: bool,
     /// Prune backward states whose player is shut in a region without the start player's
     /// square that no pulls of the boxes around it can open (confined players; off by
     /// default, on in the `bwd-fess-confined` member).

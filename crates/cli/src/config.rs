@@ -37,6 +37,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.corral_deadlocks &= !p.no_corral_deadlocks;
     push.pair_deadlocks &= !p.no_pair_deadlocks;
     push.sealed_goals &= !p.no_sealed_goals;
+    push.jams &= !p.no_jams;
     push.goal_macros &= !p.no_goal_macros;
     push.goal_cut &= !p.no_goal_cut;
     push.room_discipline &= !p.no_room_discipline;
@@ -46,6 +47,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
 
     push.packing |= p.packing;
     push.triple_deadlocks |= p.triple_deadlocks;
+
     push.box_moves |= p.box_moves;
     pull.box_moves |= p.pull_box_moves;
 
@@ -53,6 +55,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.room_entrances |= p.room_entrances;
     pull.packing |= p.packing;
     pull.sealed_starts |= p.pull_sealed_starts;
+    pull.jams |= p.pull_jams;
     pull.confinement |= p.pull_confinement;
     if let Some(b) = p.bound {
         push.bound = b.into();

@@ -16,6 +16,7 @@ const SWITCHES: &[&str] = &[
     "--no-corral-deadlocks",
     "--no-pair-deadlocks",
     "--no-sealed-goals",
+    "--no-jams",
     "--no-pull-dead-squares",
     "--no-pull-pair-deadlocks",
     "--no-pull-start-freeze",
@@ -30,6 +31,7 @@ const SWITCHES: &[&str] = &[
     "--packing",
     "--packing-macros",
     "--pull-sealed-starts",
+    "--pull-jams",
     "--live-targets",
     "--pull-confinement",
     "--triple-deadlocks",
@@ -60,6 +62,7 @@ fn a_technique_switched_off_prunes_nothing() {
         ("levels/edge/closed-diagonal.xsb", "--no-diagonals", "closed diagonal"),
         ("levels/demo.xsb", "--no-freeze", "freeze"),
         ("levels/demo.xsb", "--no-pair-deadlocks", "pair deadlock"),
+        ("levels/demo.xsb", "--no-jams", "jam deadlock"),
     ] {
         let count = |extra: &[&str]| -> u64 {
             let run = bisolve(&[&[file, "--json", "--strategy", "forward"], extra].concat());
@@ -98,6 +101,17 @@ fn a_technique_switched_off_prunes_nothing() {
     };
     assert!(pulls(&["--pull-box-moves"]) > 0);
     assert_eq!(pulls(&["--box-moves"]), 0);
+    // Backward jams only with `--pull-jams`.
+    let jams = |extra: &[&str]| -> u64 {
+        let run = bisolve(&[&["levels/demo.xsb", "--json", "--strategy", "backward"], extra].concat());
+        run.expect_code(0);
+        run.records()
+            .iter()
+            .map(|r| r["backward"]["pruned"]["pull jam deadlock"].as_u64().expect("a count"))
+            .sum()
+    };
+    assert_eq!(jams(&[]), 0);
+    assert!(jams(&["--pull-jams"]) > 0);
     // Room discipline needs the goal cut, which a bidirectional search makes.
     let discipline = |extra: &[&str]| -> u64 {
         let file = "levels/edge/goal-room.xsb";

@@ -787,6 +787,7 @@ fn shared_macro_config(members: &[Member], tables: TableMode) -> Option<PushConf
         pair_deadlocks: false,
         triple_deadlocks: false,
         sealed_goals: false,
+        jams: false,
         features: false,
         ..PushConfig::default()
     })

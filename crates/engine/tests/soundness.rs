@@ -7,6 +7,7 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use bisolve_board::bound::BoundKind;
+use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
 use bisolve_board::pairs::PairMode;
 use bisolve_board::rooms::{GoalRoom, GoalRooms};
@@ -590,21 +591,20 @@ fn bridge_targets_turned_down_are_out_of_the_starts_reach() {
     assert!(flagged > 0, "no target turned down on {tested} levels");
 }
 
-/// Walks the positions `exp` generates breadth-first from `roots` (up to 20,000), asks the
-/// sealed-target test about every child (with the child's moved box, as the searches do) and
-/// calls `on_flag` with each child it calls dead, which is not walked further. Returns how
-/// many children it flagged.
-fn walk_sealed<E: Expander>(
+/// Walks the positions `exp` generates breadth-first from `roots` (up to 20,000), asks a
+/// deadlock test (`is_dead`: the box map, the child's moved box and normalized player, as the
+/// searches ask) about every child and calls `on_flag` with each child it calls dead, which is
+/// not walked further. Returns how many children it flagged.
+fn walk_flagged<E: Expander>(
     exp: &E,
     level: &Level,
-    targets: &SealedTargets,
     roots: Vec<Canonical>,
+    mut is_dead: impl FnMut(&BoxMap, bisolve_board::Cell, bisolve_board::Cell) -> bool,
     mut on_flag: impl FnMut(&Canonical),
 ) -> usize {
     const WALK: usize = 20_000;
     let board = level.board();
     let mut scratch = exp.new_scratch();
-    let mut check = SealedCheck::new(board.n_cells());
     let mut map = BoxMap::new(board.n_cells());
     let mut seen: HashSet<Canonical> = roots.iter().cloned().collect();
     let mut queue = VecDeque::from(roots);
@@ -615,7 +615,7 @@ fn walk_sealed<E: Expander>(
             let mut boxes = position.0.clone();
             boxes[usize::from(kid.box_index)] = kid.to;
             map.set_all(&boxes);
-            let dead = check.is_dead(targets, board, &map, kid.to, kid.player);
+            let dead = is_dead(&map, kid.to, kid.player);
             map.clear_all(&boxes);
             boxes.sort_unstable();
             let next = (boxes, kid.player);
@@ -649,9 +649,11 @@ fn sealed_goals_flag_only_dead_positions() {
         let what = format!("{} (index {})", level.name(), level.index());
         let fwd = Forward::new(board, level.start(), PushConfig { sealed_goals: false, ..single_pushes() });
         let goals = SealedTargets::new(board, PairMode::Push);
+        let mut check = SealedCheck::new(board.n_cells());
+        let is_dead = |map: &BoxMap, to, player| check.is_dead(&goals, board, map, to, player);
         let start = common::canonical(board, level.start());
         let mut checked = 0;
-        flagged += walk_sealed(&fwd, level, &goals, vec![start], |next| {
+        flagged += walk_flagged(&fwd, level, vec![start], is_dead, |next| {
             if checked < CHECKS_PER_LEVEL {
                 let child = State::new(next.0.clone(), next.1);
                 if let Some(fewest) = common::bfs_min_pushes(board, &child, CAP) {
@@ -666,6 +668,82 @@ fn sealed_goals_flag_only_dead_positions() {
         });
     }
     assert!(flagged > 0, "the sealed-goal test flagged nothing on {} levels", levels.len());
+}
+
+/// The jam test only flags dead positions: the forward generator without it walks
+/// breadth-first from the start (up to a cap) on the small levels, the Microban levels of four
+/// to six boxes and the jam edge level; every child the test flags (with the child's pushed box,
+/// as in the search) has no solution (plain search). It must flag some.
+#[test]
+fn jams_flag_only_dead_positions() {
+    let levels = small_and_microban_levels();
+    const CHECKS_PER_LEVEL: usize = 40;
+    let mut flagged = 0;
+    let mut checked = 0;
+    for level in &levels {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let fwd = Forward::new(board, level.start(), PushConfig { jams: false, ..single_pushes() });
+        let mut check = JamCheck::new(board.n_cells(), PairMode::Push);
+        let is_dead = |map: &BoxMap, to, player| check.is_dead(board, map, to, player);
+        let start = common::canonical(board, level.start());
+        let mut checked_here = 0;
+        flagged += walk_flagged(&fwd, level, vec![start], is_dead, |next| {
+            if checked_here < CHECKS_PER_LEVEL {
+                let child = State::new(next.0.clone(), next.1);
+                if let Some(fewest) = common::bfs_min_pushes(board, &child, CAP) {
+                    checked_here += 1;
+                    assert_eq!(
+                        fewest, None,
+                        "{what}: the jam test flags boxes {:?}, player {}, which can be solved",
+                        next.0, next.1
+                    );
+                }
+            }
+        });
+        checked += checked_here;
+    }
+    assert!(
+        flagged > 0 && checked > 0,
+        "the jam test flagged {flagged} and checked {checked} on {} levels",
+        levels.len()
+    );
+}
+
+/// The backward jam test only flags positions the start cannot reach: the backward generator
+/// without it walks breadth-first from the solved positions (up to a cap), on the small levels
+/// and on Microban levels of four to six boxes; every child the test flags (with the child's
+/// pulled box, as in the search) is a position no sequence of pushes from the start reaches.
+/// It must flag some.
+#[test]
+fn pull_jams_flag_only_positions_the_start_cannot_reach() {
+    let mut flagged = 0;
+    let mut tested = 0;
+    for level in &small_and_microban_levels() {
+        let board = level.board();
+        let what = format!("{} (index {})", level.name(), level.index());
+        let Some(reachable) = common::reachable_positions(board, level.start(), CAP) else {
+            continue;
+        };
+        tested += 1;
+        let bwd = Backward::new(board, level.start(), PullConfig { jams: false, ..PullConfig::default() });
+        let mut check = JamCheck::new(board.n_cells(), PairMode::Pull);
+        let is_dead = |map: &BoxMap, to, player| check.is_dead(board, map, to, player);
+        let roots = bwd
+            .roots(&mut bwd.new_scratch())
+            .into_iter()
+            .map(|r| common::canonical(board, &r.state))
+            .collect();
+        flagged += walk_flagged(&bwd, level, roots, is_dead, |next| {
+            assert!(
+                !reachable.contains(next),
+                "{what}: the backward jam test flags boxes {:?}, player {}, which the start reaches",
+                next.0,
+                next.1
+            );
+        });
+    }
+    assert!(flagged > 0, "the backward jam test flagged nothing on {tested} levels");
 }
 
 /// The sealed-start test only flags positions the start cannot reach: the backward generator
@@ -688,12 +766,14 @@ fn sealed_starts_flag_only_positions_the_start_cannot_reach() {
         let bwd =
             Backward::new(board, level.start(), PullConfig { sealed_starts: false, ..PullConfig::default() });
         let starts = SealedTargets::new(board, PairMode::Pull);
+        let mut check = SealedCheck::new(board.n_cells());
+        let is_dead = |map: &BoxMap, to, player| check.is_dead(&starts, board, map, to, player);
         let roots = bwd
             .roots(&mut bwd.new_scratch())
             .into_iter()
             .map(|r| common::canonical(board, &r.state))
             .collect();
-        flagged += walk_sealed(&bwd, level, &starts, roots, |next| {
+        flagged += walk_flagged(&bwd, level, roots, is_dead, |next| {
             assert!(
                 !reachable.contains(next),
                 "{what}: the sealed-start test flags boxes {:?}, player {}, which the start reaches",

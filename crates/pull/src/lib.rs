@@ -9,7 +9,9 @@
 //! - start freeze ([`start_freeze`]): the start position, with the state's boxes as goals,
 //!   has a box frozen off them, so the start can never be pushed into the state;
 //! - confined players ([`confine`]): the player's region misses the start player's square and
-//!   no pulls of the boxes around it ever let the player out.
+//!   no pulls of the boxes around it ever let the player out;
+//! - jams ([`bisolve_board::jams`]): boxes pulled into a knot that, alone on the board, none
+//!   of them can ever be pulled away from, while not all stand on start squares.
 //!
 //! Freeze tests do not carry over to the state itself: a box pulled against a wall can still
 //! be pulled away along the wall, and boxes only block pulls for as long as they stay. Board
@@ -19,6 +21,7 @@ pub mod confine;
 pub mod start_freeze;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
+use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::Push;
 use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
@@ -58,6 +61,13 @@ pub struct PullConfig {
     /// [`bisolve_board::sealed`]). Default off: measured neutral to slightly worse against the
     /// clock (`--pull-sealed-starts`), though it cuts states at a fixed budget.
     pub sealed_starts: bool,
+    /// Jams, the mirror of `PushConfig::jams`: when a pull leaves three or more boxes knotted
+    /// together, a small search on them alone checks that one can still be pulled away from
+    /// the squares around them, or all onto start squares there (see
+    /// [`bisolve_board::jams`]). Default off (`--pull-jams`): like the confinement test, it
+    /// cuts dead ends that lead the backward search close to the start, where the bridges
+    /// aim from; see `benches/results/2026-11-27-jams.txt`.
+    pub jams: bool,
     /// Prune backward states whose player is shut in a region without the start player's
     /// square that no pulls of the boxes around it can open (see [`confine`]). Default off:
     /// sound, and it cuts 40% of the backward expansions on some hard levels, but the states
@@ -84,6 +94,7 @@ impl Default for PullConfig {
             pair_deadlocks: true,
             start_freeze: true,
             sealed_starts: false,
+            jams: false,
             confinement: false,
             features: false,
             packing: false,
@@ -179,6 +190,8 @@ pub struct PullScratch {
     start_freeze: Option<StartScratch>,
     pruned_start_freeze: u64,
     sealed: SealedCheck,
+    /// The jam test's working memory and verdicts.
+    jams: JamCheck,
     confine: ConfineCheck,
     /// The confinement test for bridge targets ([`Expander::worth_aiming_at`]), with its own
     /// counters and cache: it runs whether or not `confine` prunes.
@@ -266,6 +279,10 @@ impl Backward<'_> {
                 s.boxes.shift(to, b);
                 return false;
             }
+        }
+        if self.config.jams && s.jams.is_dead(board, &s.boxes, to, player) {
+            s.boxes.shift(to, b);
+            return false;
         }
         let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         s.boxes.shift(to, b);
@@ -360,6 +377,7 @@ impl Expander for Backward<'_> {
             start_freeze: self.start_freeze.as_deref().map(StartFreeze::scratch),
             pruned_start_freeze: 0,
             sealed: SealedCheck::new(n),
+            jams: JamCheck::new(n, PairMode::Pull),
             confine: ConfineCheck::new(n),
             aim_confine: ConfineCheck::new(n),
             run: Vec::new(),
@@ -511,6 +529,10 @@ impl Expander for Backward<'_> {
             ("pull sealed start searches", s.sealed.searches),
             ("pull sealed start searches given up", s.sealed.gave_up),
             ("pull sealed start checks", s.sealed.checks),
+            ("pull jam deadlock", s.jams.proved),
+            ("pull jam searches", s.jams.searches),
+            ("pull jam searches given up", s.jams.gave_up),
+            ("pull jam checks", s.jams.checks),
             ("pull confined player", s.confine.proved),
             ("pull confinement searches", s.confine.searches),
             ("pull confinement searches given up", s.confine.gave_up),

@@ -14,10 +14,11 @@
 //!   first;
 //! - PI-corrals ([`corral`]): only pushes into a PI-corral, and corrals nobody can enter are
 //!   dead.
-//! - corral deadlocks ([`corral_deadlock`]) and sealed goals ([`bisolve_board::sealed`]): small
-//!   searches on a few boxes alone ([`bisolve_board::subset`]) prove that a corral can never
-//!   open, or that an empty goal can never be entered again; sealed-goal verdicts are
-//!   remembered as patterns.
+//! - corral deadlocks ([`corral_deadlock`]), sealed goals ([`bisolve_board::sealed`]) and jams
+//!   ([`bisolve_board::jams`]): small searches on a few boxes alone
+//!   ([`bisolve_board::subset`]) prove that a corral can never open, that an empty goal can
+//!   never be entered again, or that boxes knotted together can never get away or home;
+//!   sealed-goal and jam verdicts are remembered as patterns.
 //!
 //! The last two restrict a state to pushes that some solution can make first (the same
 //! solution reordered, so push-optimal A* stays push-optimal); the others only cut dead
@@ -36,6 +37,7 @@ pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::diagonal;
+use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_along, Push};
 use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
@@ -109,6 +111,12 @@ pub struct PushConfig {
     /// state when they cannot; verdicts are cached per thread (see [`bisolve_board::sealed`]).
     /// Default on.
     pub sealed_goals: bool,
+    /// Jams: when a push leaves three or more boxes knotted together (joined through
+    /// neighbouring squares, diagonals included), a small search on those boxes alone checks
+    /// that one of them can still get away from the squares around them, or all of them
+    /// onto goals there, and prunes the state when none can; verdicts are cached per thread
+    /// (see [`bisolve_board::jams`]). Default on (`--no-jams`).
+    pub jams: bool,
     /// Goal macros: a box pushed onto the entrance of a goal room is taken on to the next
     /// goal of the room's packing order in one move (see [`bisolve_board::rooms`]). Adds
     /// moves, removes none. Default on.
@@ -179,6 +187,7 @@ impl Default for PushConfig {
             pair_deadlocks: true,
             triple_deadlocks: false,
             sealed_goals: true,
+            jams: true,
             goal_macros: true,
             room_entrances: false,
             goal_cut: true,
@@ -748,6 +757,10 @@ impl Forward<'_> {
                 return false;
             }
         }
+        if self.config.jams && s.jams.is_dead(board, &s.boxes, to, player) {
+            s.boxes.shift(to, b);
+            return false;
+        }
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         s.boxes.shift(to, b);
         let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
@@ -828,6 +841,8 @@ pub struct PushScratch {
     corral: CorralCheck,
     corral_search: CorralDeadlocks,
     sealed: SealedCheck,
+    /// The jam test's working memory and verdicts.
+    jams: JamCheck,
     /// Boxes frozen on goals in the state being expanded, and in a child.
     frozen: Vec<Cell>,
     child_frozen: Vec<Cell>,
@@ -876,6 +891,7 @@ impl Expander for Forward<'_> {
             corral: CorralCheck::new(n),
             corral_search: CorralDeadlocks::new(n),
             sealed: SealedCheck::new(n),
+            jams: JamCheck::new(n, PairMode::Push),
             frozen: Vec::new(),
             child_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
@@ -1082,6 +1098,10 @@ impl Expander for Forward<'_> {
             ("sealed goal searches", s.sealed.searches),
             ("sealed goal searches given up", s.sealed.gave_up),
             ("sealed goal checks", s.sealed.checks),
+            ("jam deadlock", s.jams.proved),
+            ("jam searches", s.jams.searches),
+            ("jam searches given up", s.jams.gave_up),
+            ("jam checks", s.jams.checks),
             ("goal macros", s.macros),
             ("packing macros", s.packing_macros),
             ("goal cut (restricted expansions)", s.goal_cuts),
@@ -1127,6 +1147,7 @@ mod tests {
             pair_deadlocks: false,
             triple_deadlocks: false,
             sealed_goals: false,
+            jams: false,
             goal_macros: false,
             room_entrances: false,
             goal_cut: false,
