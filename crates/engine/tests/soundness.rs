@@ -710,13 +710,18 @@ fn jams_flag_only_dead_positions() {
     );
 }
 
-/// The backward jam test only flags positions the start cannot reach: the backward generator
-/// without it walks breadth-first from the solved positions (up to a cap), on the small levels
-/// and on Microban levels of four to six boxes; every child the test flags (with the child's
-/// pulled box, as in the search) is a position no sequence of pushes from the start reaches.
-/// It must flag some.
-#[test]
-fn pull_jams_flag_only_positions_the_start_cannot_reach() {
+/// Walks the backward generator (with `config`, the test under check off) breadth-first from
+/// the solved positions of the small levels and the Microban levels of four to six boxes (up to
+/// a cap), asks `is_dead` (with what `setup` made for the level) about every child, with the
+/// child's pulled box as in the search, and asserts that each child it flags is a position no
+/// sequence of pushes from the start reaches (a plain search of everything the start
+/// reaches). The test must flag some.
+fn backward_test_flags_only_unreachable<T>(
+    name: &str,
+    config: PullConfig,
+    mut setup: impl FnMut(&Level) -> T,
+    mut is_dead: impl FnMut(&mut T, &Level, &BoxMap, bisolve_board::Cell, bisolve_board::Cell) -> bool,
+) {
     let mut flagged = 0;
     let mut tested = 0;
     for level in &small_and_microban_levels() {
@@ -726,63 +731,48 @@ fn pull_jams_flag_only_positions_the_start_cannot_reach() {
             continue;
         };
         tested += 1;
-        let bwd = Backward::new(board, level.start(), PullConfig { jams: false, ..PullConfig::default() });
-        let mut check = JamCheck::new(board.n_cells(), PairMode::Pull);
-        let is_dead = |map: &BoxMap, to, player| check.is_dead(board, map, to, player);
+        let bwd = Backward::new(board, level.start(), config);
+        let mut made = setup(level);
         let roots = bwd
             .roots(&mut bwd.new_scratch())
             .into_iter()
             .map(|r| common::canonical(board, &r.state))
             .collect();
-        flagged += walk_flagged(&bwd, level, roots, is_dead, |next| {
+        let test = |map: &BoxMap, to, player| is_dead(&mut made, level, map, to, player);
+        flagged += walk_flagged(&bwd, level, roots, test, |next| {
             assert!(
                 !reachable.contains(next),
-                "{what}: the backward jam test flags boxes {:?}, player {}, which the start reaches",
+                "{what}: the {name} test flags boxes {:?}, player {}, which the start reaches",
                 next.0,
                 next.1
             );
         });
     }
-    assert!(flagged > 0, "the backward jam test flagged nothing on {tested} levels");
+    assert!(flagged > 0, "the {name} test flagged nothing on {tested} levels");
 }
 
-/// The sealed-start test only flags positions the start cannot reach: the backward generator
-/// without it walks breadth-first from the solved positions (up to a cap), on the small levels
-/// and on Microban levels of four to six boxes; every child the test then flags (with the
-/// child's pulled box, as in the search) is a position no sequence of pushes from the start
-/// reaches (a plain search of everything the start reaches). The test must flag some.
+/// The backward jam test only flags positions the start cannot reach.
+#[test]
+fn pull_jams_flag_only_positions_the_start_cannot_reach() {
+    backward_test_flags_only_unreachable(
+        "backward jam",
+        PullConfig { jams: false, ..PullConfig::default() },
+        |level| JamCheck::new(level.board().n_cells(), PairMode::Pull),
+        |check, level, map, to, player| check.is_dead(level.board(), map, to, player),
+    );
+}
+
+/// The sealed-start test only flags positions the start cannot reach.
 #[test]
 fn sealed_starts_flag_only_positions_the_start_cannot_reach() {
-    let levels = small_and_microban_levels();
-    let mut flagged = 0;
-    let mut tested = 0;
-    for level in &levels {
-        let board = level.board();
-        let what = format!("{} (index {})", level.name(), level.index());
-        let Some(reachable) = common::reachable_positions(board, level.start(), CAP) else {
-            continue;
-        };
-        tested += 1;
-        let bwd =
-            Backward::new(board, level.start(), PullConfig { sealed_starts: false, ..PullConfig::default() });
-        let starts = SealedTargets::new(board, PairMode::Pull);
-        let mut check = SealedCheck::new(board.n_cells());
-        let is_dead = |map: &BoxMap, to, player| check.is_dead(&starts, board, map, to, player);
-        let roots = bwd
-            .roots(&mut bwd.new_scratch())
-            .into_iter()
-            .map(|r| common::canonical(board, &r.state))
-            .collect();
-        flagged += walk_flagged(&bwd, level, roots, is_dead, |next| {
-            assert!(
-                !reachable.contains(next),
-                "{what}: the sealed-start test flags boxes {:?}, player {}, which the start reaches",
-                next.0,
-                next.1
-            );
-        });
-    }
-    assert!(flagged > 0, "the sealed-start test flagged nothing on {tested} levels");
+    backward_test_flags_only_unreachable(
+        "sealed-start",
+        PullConfig { sealed_starts: false, ..PullConfig::default() },
+        |level| {
+            (SealedTargets::new(level.board(), PairMode::Pull), SealedCheck::new(level.board().n_cells()))
+        },
+        |(starts, check), level, map, to, player| check.is_dead(starts, level.board(), map, to, player),
+    );
 }
 
 /// Goal macros: every macro the forward generator offers, on every state a breadth-first walk
