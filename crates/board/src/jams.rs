@@ -22,8 +22,9 @@
 //! The test is the general form of the closed jams that the freeze test misses because one
 //! box of the knot can still move a square or two: three boxes wedged into a dead-end pocket,
 //! or a block that can only be pushed deeper into a corner. Verdicts are cached per thread under
-//! the kept boxes and the player's region among them (keyed first by the child's own player
-//! square, so a knot seen again costs one lookup), like the sealed-goal test's.
+//! the kept boxes and the player's region among them (keyed first by the square that names the
+//! child's player region in the whole position, so a knot seen again costs one lookup and no
+//! flood fill), like the sealed-goal test's.
 
 use crate::pairs::PairMode;
 use crate::subset::{Outcome, SubsetSearch, VerdictCache};

@@ -47,7 +47,6 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
 
     push.packing |= p.packing;
     push.triple_deadlocks |= p.triple_deadlocks;
-
     push.box_moves |= p.box_moves;
     pull.box_moves |= p.pull_box_moves;
 
