@@ -357,6 +357,10 @@ fn run_interleaved<F: Expander, B: Expander>(
                 if must_stop(w, table, stop, &mut pacer) {
                     return End::Stopped;
                 }
+                // Backward bridges, when on, run on the backward search's turns.
+                if let Some(found) = w.bridge(table, stop) {
+                    return End::Found(found);
+                }
                 w.step(table, None)
             }
             _ => return End::Exhausted,
