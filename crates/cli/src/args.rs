@@ -224,6 +224,11 @@ pub struct PruningArgs {
     /// backward search came closest to the start.
     #[arg(long)]
     pub no_bridges: bool,
+    /// Do not run the perimeter: the bridges' one larger search from the start, ordered by
+    /// how far the boxes are from their start squares, recording the start's neighbourhood
+    /// for the backward search to meet.
+    #[arg(long)]
+    pub no_perimeter: bool,
     /// Live targets: the bridges aim only at backward states not proved out of the start's
     /// reach (the player shut in the wrong region for good). Off by default (measured
     /// neutral).

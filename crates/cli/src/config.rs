@@ -88,6 +88,7 @@ impl Plan {
                 apply_pruning(pruning, &mut m.push, &mut m.pull);
                 m.strategy.inertia &= !pruning.no_inertia;
                 m.strategy.bridges &= !pruning.no_bridges;
+                m.strategy.perimeter &= !pruning.no_perimeter;
                 m.strategy.live_targets |= pruning.live_targets;
                 m.strategy.backward_bridges |= pruning.backward_bridges;
             }
@@ -138,6 +139,7 @@ impl Plan {
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;
         strategy.inertia &= !pruning.no_inertia;
         strategy.bridges &= !pruning.no_bridges;
+        strategy.perimeter &= !pruning.no_perimeter;
         strategy.live_targets |= pruning.live_targets;
         strategy.backward_bridges |= pruning.backward_bridges;
         let (mut push, mut pull) = (PushConfig::default(), PullConfig::default());

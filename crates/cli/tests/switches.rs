@@ -22,6 +22,7 @@ const SWITCHES: &[&str] = &[
     "--no-pull-start-freeze",
     "--no-inertia",
     "--no-bridges",
+    "--no-perimeter",
     "--no-restart",
     "--no-second-restart",
     "--equal-turns",

@@ -18,6 +18,19 @@
 //! the threads of a table) changes, within a share of the forward worker's effort
 //! ([`BridgeConfig`]). Switch: [`crate::Strategy::bridges`] (`--no-bridges`).
 //!
+//! The perimeter is one larger bridge aimed at the start itself, run once the forward worker
+//! has expanded [`PERIMETER_AFTER`] nodes: a greedy search from the start on the matching
+//! bound to the start's own box squares, so it takes the positions whose boxes stand
+//! nearest their start squares first, [`PERIMETER_EXPANSIONS`] of them, and records every
+//! state it makes. A bridge aims at one state, the backward search's closest, and on the
+//! levels where the backward search ends within a few pulls of the start that state is most
+//! often one the start can never be pushed into (the player on the wrong side of the boxes
+//! round the start), so nothing meets. The perimeter holds the start's whole neighbourhood
+//! instead, and any backward state the backward search makes in it is a meeting. It solved
+//! XSokoban 30 at 60 s on 2 threads in each of four runs (24-27 s), which no earlier build
+//! had solved (`benches/results/2026-11-27-perimeter.txt`). Switch:
+//! [`crate::Strategy::perimeter`] (`--no-perimeter`); it runs only with the bridges.
+//!
 //! Backward bridges are the mirror ([`crate::Strategy::backward_bridges`],
 //! `--backward-bridges`): the forward search often ends a few boxes short of the goals in
 //! positions whose endings the backward search, diving towards the start, never visited. A
@@ -54,11 +67,43 @@ pub struct BridgeConfig {
     pub budget: u64,
     /// Bridges may use at most this many expansions per hundred of the forward search's own.
     pub share_percent: u64,
+    /// Expansions of the perimeter, the one search aimed at the worker's own roots (see the
+    /// module documentation); 0 for none.
+    pub perimeter: u64,
+    /// The worker's own expansions before the perimeter runs, so that levels solved sooner
+    /// never pay for it.
+    pub perimeter_after: u64,
 }
 
+/// The perimeter's expansions by default ([`BridgeConfig::perimeter`]).
+pub const PERIMETER_EXPANSIONS: u64 = 400_000;
+/// The forward worker's own expansions before the perimeter runs, by default.
+pub const PERIMETER_AFTER: u64 = 250_000;
+/// The most memory the perimeter's open list and set of states seen may take: this, or a
+/// thirty-second of the memory limit where that is less (the peak stays within the
+/// slack the limit allows for what it does not count).
+const PERIMETER_MAX_BYTES: usize = 512 << 20;
+
 impl Default for BridgeConfig {
+    /// Bridges without a perimeter.
     fn default() -> BridgeConfig {
-        BridgeConfig { budget: 20_000, share_percent: 100 }
+        BridgeConfig { budget: 20_000, share_percent: 100, perimeter: 0, perimeter_after: 0 }
+    }
+}
+
+impl BridgeConfig {
+    /// The forward worker's bridges, with the default perimeter when `perimeter` is on
+    /// ([`crate::Strategy::perimeter`]).
+    pub fn forward(perimeter: bool) -> BridgeConfig {
+        if perimeter {
+            BridgeConfig {
+                perimeter: PERIMETER_EXPANSIONS,
+                perimeter_after: PERIMETER_AFTER,
+                ..BridgeConfig::default()
+            }
+        } else {
+            BridgeConfig::default()
+        }
     }
 }
 
@@ -207,14 +252,27 @@ pub struct Bridges<'a> {
     last_version: u64,
     /// Bridges run.
     pub runs: u64,
-    /// Nodes the bridges expanded.
+    /// Nodes the bridges expanded, the perimeter's included.
     pub expanded: u64,
+    /// Whether the perimeter has run (or will never run).
+    perimeter_done: bool,
+    /// Nodes the perimeter expanded: they do not count against the bridges' share.
+    pub perimeter_expanded: u64,
 }
 
 impl<'a> Bridges<'a> {
     /// Bridges towards the states `closest` holds (the other direction's closest).
     pub fn new(config: BridgeConfig, board: &'a Board, closest: &'a Closest) -> Bridges<'a> {
-        Bridges { config, board, closest, last_version: 0, runs: 0, expanded: 0 }
+        Bridges {
+            config,
+            board,
+            closest,
+            last_version: 0,
+            runs: 0,
+            expanded: 0,
+            perimeter_done: config.perimeter == 0,
+            perimeter_expanded: 0,
+        }
     }
 
     /// Runs a bridge with the worker `fw` if the other direction has a new closest state and
@@ -226,21 +284,37 @@ impl<'a> Bridges<'a> {
         table: &VisitedTable,
         stop: &Stop<'_>,
     ) -> Option<Found> {
+        if !self.perimeter_done && fw.stats.expanded >= self.config.perimeter_after {
+            self.perimeter_done = true;
+            // Aimed at the roots' own boxes: ordered by how far the boxes have moved from them.
+            let target = fw.exp.roots(&mut fw.scratch).first()?.state.clone();
+            let max_bytes =
+                stop.memory_limit().map_or(PERIMETER_MAX_BYTES, |m| (m / 32).min(PERIMETER_MAX_BYTES));
+            let before = self.expanded;
+            self.runs += 1;
+            let found = self.run(fw, &target, self.config.perimeter, max_bytes, table, stop);
+            self.perimeter_expanded = self.expanded - before;
+            return found;
+        }
         if self.closest.version() == self.last_version
-            || self.expanded * 100 > fw.stats.expanded * self.config.share_percent
+            || (self.expanded - self.perimeter_expanded) * 100 > fw.stats.expanded * self.config.share_percent
         {
             return None;
         }
         let (version, target) = self.closest.get()?;
         self.last_version = version;
         self.runs += 1;
-        self.run(fw, &target, table, stop)
+        self.run(fw, &target, self.config.budget, MAX_BYTES, table, stop)
     }
 
+    /// One bridge from the worker's roots towards `target`: at most `budget` expansions, and
+    /// ends once its open list and set of states seen take `max_bytes`.
     fn run<F: Expander>(
         &mut self,
         fw: &mut Worker<'_, F>,
         target: &State,
+        budget: u64,
+        max_bytes: usize,
         table: &VisitedTable,
         stop: &Stop<'_>,
     ) -> Option<Found> {
@@ -270,7 +344,7 @@ impl<'a> Bridges<'a> {
         }
         let node_bytes = (HEADER + n) * std::mem::size_of::<u16>();
         let mut pacer = Pacer::new();
-        for _ in 0..self.config.budget {
+        for _ in 0..budget {
             // The limits hold inside a bridge as between steps: states, memory, time.
             if stop.counts_states() {
                 fw.report_inserted(stop);
@@ -280,7 +354,7 @@ impl<'a> Bridges<'a> {
                 return None;
             }
             // Counted from the lengths: `OpenList::bytes` walks every bucket.
-            if open.len() * node_bytes + seen.len() * SEEN_BYTES > MAX_BYTES {
+            if open.len() * node_bytes + seen.len() * SEEN_BYTES > max_bytes {
                 return None;
             }
             open.pop(&mut node)?;
@@ -463,6 +537,49 @@ mod tests {
         assert_eq!(bridges.runs, 1);
         assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "the same target is not bridged twice");
         assert_eq!(bridges.runs, 1);
+    }
+
+    /// The perimeter runs once, without any target, after the worker's own expansions it
+    /// waits for, and meets a backward state near the start that no bridge aims at; it
+    /// stitches into legal pushes from the start.
+    #[test]
+    fn the_perimeter_meets_a_backward_state_near_the_start_without_a_target() {
+        let level = Level::parse(ROOM).unwrap();
+        let near = Level::parse(NEAR).unwrap();
+        let (board, start, target) = (level.board(), level.start(), near.start());
+        let fwd = Forward::new(board, start, PushConfig { box_moves: false, ..PushConfig::default() });
+        let bwd = Backward::new(board, start, PullConfig::default());
+        let table = VisitedTable::new(4);
+        let cancel = AtomicBool::new(false);
+        let stop = Stop::new(Limits::default(), &cancel, 1);
+        let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
+        assert!(fw.seed(&table).is_none());
+        let target_fp = target.fingerprint(board);
+        table.insert(target_fp, Side::Backward, 0, PackedMove::ROOT);
+        // The closest state never changes: no bridge would run.
+        let closest = Closest::new();
+        let config = BridgeConfig { perimeter_after: 1, ..BridgeConfig::forward(true) };
+        let mut bridges = Bridges::new(config, board, &closest);
+        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "not before the worker's own expansion");
+        assert_eq!(bridges.runs, 0);
+        assert!(matches!(fw.step(&table, None), crate::worker::Step::Continue));
+        let found =
+            bridges.maybe_run(&mut fw, &table, &stop).expect("the perimeter meets the backward state");
+        let Found::Meeting { side: Side::Forward, ref child, .. } = found else {
+            panic!("expected a forward meeting, got {found:?}");
+        };
+        assert_eq!(child.fingerprint(board), target_fp);
+        let pushes = stitch(Some(&fwd), Some(&bwd), board, &table, &found).expect("stitched");
+        assert_eq!(boxes_after(board, start, &pushes), target.boxes);
+        assert_eq!((bridges.runs, bridges.perimeter_expanded), (1, bridges.expanded));
+        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "the perimeter runs once");
+        assert_eq!(bridges.runs, 1);
+        // Switched off, or by default (the backward workers' bridges), there is none.
+        for config in [BridgeConfig::forward(false), BridgeConfig::default()] {
+            let mut bridges = Bridges::new(config, board, &closest);
+            assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none());
+            assert_eq!(bridges.runs, 0);
+        }
     }
 
     /// The mirror: a backward worker's bridge from the solved position, aimed at the state

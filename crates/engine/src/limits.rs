@@ -94,6 +94,11 @@ impl<'a> Stop<'a> {
         }
     }
 
+    /// The memory limit in bytes, if any.
+    pub fn memory_limit(&self) -> Option<usize> {
+        self.limits.memory
+    }
+
     /// True once any worker has asked everyone to stop.
     #[inline]
     pub fn is_set(&self) -> bool {

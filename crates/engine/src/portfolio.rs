@@ -679,7 +679,8 @@ fn solve_once(
                     };
                     // One worker runs the bridges: two would aim at the same states.
                     if bridging[table] == Some(m) && k == 0 {
-                        let bridges = Bridges::new(BridgeConfig::default(), board, &closests[table]);
+                        let config = BridgeConfig::forward(member.strategy.perimeter);
+                        let bridges = Bridges::new(config, board, &closests[table]);
                         Box::new(w.with_bridges(bridges))
                     } else {
                         Box::new(w)

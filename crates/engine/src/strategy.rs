@@ -166,6 +166,11 @@ pub struct Strategy {
     /// worker also searches from the solved position towards the state where the forward
     /// search came closest to the goals, so the two meet there. `--backward-bridges`.
     pub backward_bridges: bool,
+    /// The perimeter (see [`crate::bridge`]): with the bridges, the forward worker also runs
+    /// one larger search from the start ordered by how far the boxes are from their start
+    /// squares, once it has expanded 250,000 nodes, recording the start's neighbourhood for
+    /// the backward search to meet. Default on; `--no-perimeter`.
+    pub perimeter: bool,
 }
 
 /// The ordering `forward`, `backward` and `bidirectional` use when none is named: greedy with
@@ -188,6 +193,7 @@ impl Default for Strategy {
             bridges: true,
             live_targets: false,
             backward_bridges: false,
+            perimeter: true,
         }
     }
 }
