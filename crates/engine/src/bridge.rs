@@ -506,6 +506,33 @@ mod tests {
         assert_eq!(target.player, at(1, 4));
     }
 
+    /// A table holding `target` as a backward state.
+    fn table_holding_backward(board: &Board, target: &State) -> VisitedTable {
+        let table = VisitedTable::new(4);
+        table.insert(target.fingerprint(board), Side::Backward, 0, PackedMove::ROOT);
+        table
+    }
+
+    /// Checks that `found` is a forward meeting on `target` whose path stitches into legal
+    /// pushes from `start` that lead to it, and returns how many pushes.
+    fn forward_meeting_pushes(
+        fwd: &Forward<'_>,
+        bwd: &Backward<'_>,
+        board: &Board,
+        start: &State,
+        table: &VisitedTable,
+        found: &Found,
+        target: &State,
+    ) -> usize {
+        let Found::Meeting { side: Side::Forward, ref child, .. } = *found else {
+            panic!("expected a forward meeting, got {found:?}");
+        };
+        assert_eq!(child.fingerprint(board), target.fingerprint(board));
+        let pushes = stitch(Some(fwd), Some(bwd), board, table, found).expect("stitched");
+        assert_eq!(boxes_after(board, start, &pushes), target.boxes);
+        pushes.len()
+    }
+
     #[test]
     fn a_bridge_meets_a_backward_state_near_the_start_and_records_its_path() {
         let level = Level::parse(ROOM).unwrap();
@@ -513,27 +540,19 @@ mod tests {
         let (board, start, target) = (level.board(), level.start(), near.start());
         let fwd = Forward::new(board, start, PushConfig::default());
         let bwd = Backward::new(board, start, PullConfig::default());
-        let table = VisitedTable::new(4);
+        // As if the backward search had reached `target` and found nothing closer.
+        let table = table_holding_backward(board, target);
         let cancel = AtomicBool::new(false);
         let stop = Stop::new(Limits::default(), &cancel, 1);
         let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
         assert!(fw.seed(&table).is_none());
-        // As if the backward search had reached `target` and found nothing closer.
-        let target_fp = target.fingerprint(board);
-        table.insert(target_fp, Side::Backward, 0, PackedMove::ROOT);
         let closest = Closest::new();
         let mut bridges = Bridges::new(BridgeConfig::default(), board, &closest);
         assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "no target yet");
         closest.offer(4, target);
         let found = bridges.maybe_run(&mut fw, &table, &stop).expect("the bridge meets the target");
-        let Found::Meeting { side: Side::Forward, ref child, .. } = found else {
-            panic!("expected a forward meeting, got {found:?}");
-        };
-        assert_eq!(child.fingerprint(board), target_fp);
         // The path is in the table: the stitch rebuilds four legal pushes to the target.
-        let pushes = stitch(Some(&fwd), Some(&bwd), board, &table, &found).expect("stitched");
-        assert_eq!(pushes.len(), 4);
-        assert_eq!(boxes_after(board, start, &pushes), target.boxes);
+        assert_eq!(forward_meeting_pushes(&fwd, &bwd, board, start, &table, &found, target), 4);
         assert_eq!(bridges.runs, 1);
         assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "the same target is not bridged twice");
         assert_eq!(bridges.runs, 1);
@@ -549,13 +568,11 @@ mod tests {
         let (board, start, target) = (level.board(), level.start(), near.start());
         let fwd = Forward::new(board, start, PushConfig { box_moves: false, ..PushConfig::default() });
         let bwd = Backward::new(board, start, PullConfig::default());
-        let table = VisitedTable::new(4);
+        let table = table_holding_backward(board, target);
         let cancel = AtomicBool::new(false);
         let stop = Stop::new(Limits::default(), &cancel, 1);
         let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
         assert!(fw.seed(&table).is_none());
-        let target_fp = target.fingerprint(board);
-        table.insert(target_fp, Side::Backward, 0, PackedMove::ROOT);
         // The closest state never changes: no bridge would run.
         let closest = Closest::new();
         let config = BridgeConfig { perimeter_after: 1, ..BridgeConfig::forward(true) };
@@ -565,12 +582,7 @@ mod tests {
         assert!(matches!(fw.step(&table, None), crate::worker::Step::Continue));
         let found =
             bridges.maybe_run(&mut fw, &table, &stop).expect("the perimeter meets the backward state");
-        let Found::Meeting { side: Side::Forward, ref child, .. } = found else {
-            panic!("expected a forward meeting, got {found:?}");
-        };
-        assert_eq!(child.fingerprint(board), target_fp);
-        let pushes = stitch(Some(&fwd), Some(&bwd), board, &table, &found).expect("stitched");
-        assert_eq!(boxes_after(board, start, &pushes), target.boxes);
+        forward_meeting_pushes(&fwd, &bwd, board, start, &table, &found, target);
         assert_eq!((bridges.runs, bridges.perimeter_expanded), (1, bridges.expanded));
         assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "the perimeter runs once");
         assert_eq!(bridges.runs, 1);
