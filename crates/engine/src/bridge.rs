@@ -250,14 +250,14 @@ pub struct Bridges<'a> {
     board: &'a Board,
     closest: &'a Closest,
     last_version: u64,
-    /// Bridges run.
+    /// Bridges run, the perimeter included.
     pub runs: u64,
     /// Nodes the bridges expanded, the perimeter's included.
     pub expanded: u64,
     /// Whether the perimeter has run (or will never run).
     perimeter_done: bool,
     /// Nodes the perimeter expanded: they do not count against the bridges' share.
-    pub perimeter_expanded: u64,
+    perimeter_expanded: u64,
 }
 
 impl<'a> Bridges<'a> {
@@ -566,7 +566,7 @@ mod tests {
         let level = Level::parse(ROOM).unwrap();
         let near = Level::parse(NEAR).unwrap();
         let (board, start, target) = (level.board(), level.start(), near.start());
-        let fwd = Forward::new(board, start, PushConfig { box_moves: false, ..PushConfig::default() });
+        let fwd = Forward::new(board, start, PushConfig::default());
         let bwd = Backward::new(board, start, PullConfig::default());
         let table = table_holding_backward(board, target);
         let cancel = AtomicBool::new(false);
