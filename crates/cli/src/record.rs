@@ -60,6 +60,10 @@ pub struct SideRecord {
     pub bridges: u64,
     #[serde(skip_serializing_if = "is_zero")]
     pub bridge_expanded: u64,
+    /// Unsolved levels, forward side: the moves from the start to the first state made with
+    /// the smallest bound (`benches/dead_root.py` bisects it for the push that killed it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest_lurd: Option<String>,
     pub pruned: std::collections::BTreeMap<&'static str, u64>,
 }
 
@@ -73,6 +77,7 @@ impl SideRecord {
             closest_unplaced: s.closest_unplaced,
             bridges: s.bridges,
             bridge_expanded: s.bridge_expanded,
+            closest_lurd: s.closest_path.as_ref().map(|p| p.lurd.clone()),
             pruned: s.pruned.iter().copied().collect(),
         })
     }

@@ -20,7 +20,7 @@ pub mod worker;
 pub use crate::limits::{Cutoff, Limits};
 pub use crate::portfolio::{solve_portfolio, Dives, Member, Portfolio, Restart, TableMode};
 pub use crate::solve::{solve, Config, FoundBy, Outcome, Report, Solution, SolveError};
-pub use crate::stats::{SideStats, Stats};
+pub use crate::stats::{ClosestPath, SideStats, Stats};
 pub use crate::strategy::{Directions, Strategy, Weighting, STRATEGIES};
 pub use bisolve_pull::PullConfig;
 pub use bisolve_push::PushConfig;

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use bisolve_board::bound::BoundKind;
 use bisolve_board::search::{Expander, Side};
-use bisolve_board::Level;
+use bisolve_board::{Level, State};
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 use parking_lot::Mutex;
@@ -44,7 +44,7 @@ use parking_lot::Mutex;
 use crate::bridge::{BridgeConfig, Bridges, Closest};
 use crate::hda::{Group, Idle, Mailbox, FLUSH_EVERY};
 use crate::limits::{Cutoff, Due, Limits, Pacer, Stop, StopOnDrop};
-use crate::solve::{dead_root, solution_of, Outcome, Report, SolveError};
+use crate::solve::{closest_path, dead_root, solution_of, Outcome, Report, SolveError};
 use crate::stats::{SideStats, Stats};
 use crate::strategy::{Directions, Strategy, Weighting};
 use crate::table::VisitedTable;
@@ -417,6 +417,8 @@ trait Search: Send {
     fn generated(&self) -> u64;
     fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due);
     fn finish(self: Box<Self>) -> SideStats;
+    /// Forward searches: the first state made with the smallest bound, and the bound.
+    fn closest(&self) -> Option<&(u32, State)>;
 }
 
 impl<E: Expander> Search for Worker<'_, E> {
@@ -463,6 +465,9 @@ impl<E: Expander> Search for Worker<'_, E> {
     }
     fn finish(self: Box<Self>) -> SideStats {
         Worker::finish(*self)
+    }
+    fn closest(&self) -> Option<&(u32, State)> {
+        self.closest_state()
     }
 }
 
@@ -720,6 +725,12 @@ fn solve_once(
         }
     }
     stop.set_seeded(tables.iter().map(VisitedTable::len).sum());
+    // In a shared table a path may hold macro moves another member made: a member's forward
+    // half is read with a generator that knows every member's kinds of macro when its own
+    // does not (`None`: its own).
+    let shared_macros = shared_macro_config(members, portfolio.tables);
+    let decoder_config =
+        |m: usize| shared_macros.filter(|&config| macro_kinds(config) != macro_kinds(forwards[m].config()));
     // In a shared table a direction is proven empty only when every member's search of it
     // has run dry; in separate tables one dry search is proof for its member's level.
     let remaining = [Side::Forward, Side::Backward]
@@ -728,6 +739,12 @@ fn solve_once(
         Some(end) => end,
         None => run(&mut slots, &sizes, &allotted, &tables, &stop, portfolio, &remaining)?,
     };
+    // The forward worker that came closest to the goals, for the closest path.
+    let closest = slots
+        .iter()
+        .filter_map(|slot| slot.search.closest().map(|c| (c, slot.member, slot.table)))
+        .min_by_key(|((h, _), _, _)| *h)
+        .map(|(c, member, table)| (c.clone(), member, table));
     let mut forward = SideStats::default();
     let mut backward = SideStats::default();
     for slot in slots {
@@ -754,22 +771,36 @@ fn solve_once(
         End::Stopped => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
         End::Found { member, table, found } => {
             report.note = Some(format!("found by {}", members[member].name));
-            // In a shared table the path may hold macro moves another member made: read the
-            // forward half with a generator that knows every member's kinds of macro.
-            let decoder;
-            let f = match shared_macro_config(members, portfolio.tables) {
-                Some(config) if macro_kinds(config) != macro_kinds(forwards[member].config()) => {
-                    decoder = Forward::new(board, start, config);
-                    &decoder
-                }
-                _ => &forwards[member],
-            };
             let b = &backwards[member];
-            Outcome::Solved(solution_of(level, Some(f), Some(b), &tables[table], &found)?)
+            let solution = with_decoder(level, decoder_config(member), &forwards[member], |f| {
+                solution_of(level, Some(f), Some(b), &tables[table], &found)
+            })?;
+            Outcome::Solved(solution)
         }
     };
+    let unsolved = !matches!(report.outcome, Outcome::Solved(_));
+    if let Some((state, member, table)) = closest.filter(|_| unsolved) {
+        report.stats.forward.closest_path =
+            with_decoder(level, decoder_config(member), &forwards[member], |f| {
+                closest_path(level, f, &tables[table], &state)
+            });
+    }
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// Calls `read` with a forward generator of `config` on `level` (see
+/// [`shared_macro_config`]), or with `own` when there is none.
+fn with_decoder<'b, R>(
+    level: &'b Level,
+    config: Option<PushConfig>,
+    own: &Forward<'b>,
+    read: impl FnOnce(&Forward<'b>) -> R,
+) -> R {
+    match config {
+        Some(config) => read(&Forward::new(level.board(), level.start(), config)),
+        None => read(own),
+    }
 }
 
 /// With one shared table, a forward configuration that can undo and expand the macro moves of

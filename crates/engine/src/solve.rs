@@ -3,9 +3,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use bisolve_board::moves::{pushes_to_steps, replay, steps_to_lurd};
+use bisolve_board::moves::{pushes_to_steps, replay, steps_to_lurd, ReplayError};
 use bisolve_board::search::{Expander, Side};
-use bisolve_board::Level;
+use bisolve_board::{Level, State};
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 
@@ -13,7 +13,7 @@ use crate::bridge::{BridgeConfig, Bridges, Closest};
 use crate::hda::{Group, Mailbox, FLUSH_EVERY};
 use crate::limits::{Cutoff, Limits, Pacer, Stop, StopOnDrop};
 use crate::portfolio::FORWARD_WEIGHT;
-use crate::stats::{SideStats, Stats};
+use crate::stats::{ClosestPath, SideStats, Stats};
 use crate::stitch::{stitch, StitchError};
 use crate::strategy::{Directions, Strategy};
 use crate::table::VisitedTable;
@@ -245,6 +245,8 @@ pub fn solve(
         }
         None => run_groups(&mut fws, &mut bws, &table, &stop)?,
     };
+    // The first of equal bounds (min_by_key), so one thread stays deterministic.
+    let closest = fws.iter().filter_map(Worker::closest_state).min_by_key(|(h, _)| *h).cloned();
     let mut forward = SideStats::default();
     for w in fws {
         forward.add(&w.finish());
@@ -272,8 +274,30 @@ pub fn solve(
             &found,
         )?),
     };
+    if !matches!(report.outcome, Outcome::Solved(_)) {
+        report.stats.forward.closest_path = closest.and_then(|c| closest_path(level, &fwd, &table, &c));
+    }
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// The way from the start to a forward state of bound `h`, read from the table and replayed;
+/// `None` if the table does not lead back to the start.
+pub(crate) fn closest_path<F: Expander>(
+    level: &Level,
+    fwd: &F,
+    table: &VisitedTable,
+    (h, state): &(u32, State),
+) -> Option<ClosestPath> {
+    let found = Found::Goal { side: Side::Forward, state: state.clone() };
+    let pushes = stitch(Some(fwd), None::<&F>, level.board(), table, &found).ok()?;
+    let steps = pushes_to_steps(level.board(), level.start(), &pushes).ok()?;
+    // Legal moves that leave boxes off goals, as a closest state does (or none, if it is one).
+    match replay(level.board(), level.start(), &steps) {
+        Ok(_) | Err(ReplayError::Unsolved { .. }) => {}
+        Err(_) => return None,
+    }
+    Some(ClosestPath { h: *h, lurd: steps_to_lurd(&steps) })
 }
 
 /// True when a direction has no root: forward, the start position is already dead (a box on

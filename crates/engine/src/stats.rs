@@ -34,6 +34,24 @@ pub struct SideStats {
     /// Nodes the bridges expanded (not counted in `expanded`; their children are
     /// counted in `generated`, the effort by which one thread gives the directions turns).
     pub bridge_expanded: u64,
+    /// Forward side of a search that ended without a solution: the way from the start to the
+    /// first state made with the smallest lower bound, by the worker that made it (see
+    /// [`ClosestPath`]). `None` for the backward side, for solved levels, and for searches
+    /// whose table no longer holds the path.
+    pub closest_path: Option<ClosestPath>,
+}
+
+/// The way from the start to a state where the forward search came closest to the goals: the
+/// states along it are the search's own, so replaying a prefix gives the position after each
+/// push, and a forward search from that position says whether it is still alive. On hard
+/// levels the closest states are dead; bisecting the path finds the push that killed it and
+/// how many states the search needs to prove it (`benches/dead_root.py`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClosestPath {
+    /// The state's lower bound ([`SideStats::closest_h`] of the run that made it).
+    pub h: u32,
+    /// Its moves from the start, LURD, replayed on the level.
+    pub lurd: String,
 }
 
 impl SideStats {
@@ -47,6 +65,11 @@ impl SideStats {
         self.stale += other.stale;
         self.bridges += other.bridges;
         self.bridge_expanded += other.bridge_expanded;
+        if let Some(path) = &other.closest_path {
+            if self.closest_path.as_ref().is_none_or(|mine| path.h < mine.h) {
+                self.closest_path = Some(path.clone());
+            }
+        }
         self.closest_h = min_some(self.closest_h, other.closest_h);
         self.closest_unplaced = min_some(self.closest_unplaced, other.closest_unplaced);
         for &(name, n) in &other.pruned {

@@ -75,6 +75,9 @@ pub struct Worker<'a, E: Expander> {
     /// search of its direction (see [`Worker::with_own_visited`]), and whether this worker
     /// reports the set's bytes.
     own: Option<(&'a OwnVisited, bool)>,
+    /// Forward workers: the first child made with the smallest `h` so far, and that `h` (see
+    /// [`Worker::closest_state`]).
+    closest: Option<(u32, State)>,
 }
 
 /// Whole fingerprints (exact: a search that runs dry with it has searched everything) of the
@@ -109,6 +112,7 @@ impl<'a, E: Expander> Worker<'a, E> {
             aim: None,
             bridges: None,
             own: None,
+            closest: None,
         }
     }
 
@@ -145,6 +149,13 @@ impl<'a, E: Expander> Worker<'a, E> {
         let found = bridges.maybe_run(self, table, stop);
         self.bridges = Some(bridges);
         found
+    }
+
+    /// Forward workers: the first state this worker made with the smallest lower bound, and
+    /// that bound (`None` for backward workers, and before any child). The table holds its
+    /// path from the start until the search ends (see [`crate::ClosestPath`]).
+    pub fn closest_state(&self) -> Option<&(u32, State)> {
+        self.closest.as_ref()
     }
 
     /// The direction this worker searches in.
@@ -275,6 +286,9 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.stats.expanded += 1;
         self.stats.generated += self.children.len() as u64;
         note_closest(&mut self.stats, &self.children, self.weighting.cycle().is_some());
+        if self.side == Side::Forward {
+            note_closest_state(&mut self.closest, &self.children, boxes);
+        }
         if let Some(aim) = &mut self.aim {
             aim.consider(self.exp, &mut self.scratch, boxes, &self.children, self.stats.expanded);
         }
@@ -415,6 +429,17 @@ impl<'a, E: Expander> Worker<'a, E> {
             _ => 0,
         };
         self.open.bytes() + own
+    }
+}
+
+/// Keeps in `closest` the first of `children` (made from `boxes`) whose bound beats its own.
+fn note_closest_state(closest: &mut Option<(u32, State)>, children: &[Child], boxes: &[Cell]) {
+    let best = closest.as_ref().map_or(u32::MAX, |(h, _)| *h);
+    // min_by_key gives the first of equal minima, so one thread stays deterministic.
+    if let Some(child) = children.iter().filter(|c| c.h < best).min_by_key(|c| c.h) {
+        let mut moved = boxes.to_vec();
+        moved[child.box_index as usize] = child.to;
+        *closest = Some((child.h, State::new(moved, child.player)));
     }
 }
 

@@ -1,10 +1,15 @@
 //! The closest approach each side reports (`SideStats::closest_h`, `closest_unplaced`): a side
 //! that reaches its targets reports 0, a side that does not run reports nothing, and a
-//! search cut off early reports how far it got.
+//! search cut off early reports how far it got, and the way from the start to its closest
+//! state (`SideStats::closest_path`), which replays.
 
 mod common;
 
-use bisolve_engine::{Limits, Outcome};
+use std::sync::atomic::AtomicBool;
+
+use bisolve_board::moves::{parse_lurd, replay, ReplayError};
+use bisolve_engine::portfolio::{default_members, DIVES, FORWARD_WEIGHT};
+use bisolve_engine::{solve_portfolio, Limits, Outcome, Portfolio, TableMode};
 
 use common::{config, engine_level, run, run_named, time_limit};
 
@@ -46,4 +51,68 @@ fn a_search_cut_off_early_reports_how_far_it_got() {
     assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
     let closest = report.stats.forward.closest_h.expect("children were generated");
     assert!((1..30).contains(&closest), "closest {closest}");
+}
+
+/// Replays a closest path on `level`: every move legal, the boxes not all home (a closest
+/// state of an unsolved search). Returns the pushes.
+fn replayed_pushes(level: &bisolve_board::Level, lurd: &str) -> usize {
+    let steps = parse_lurd(lurd).expect("LURD");
+    match replay(level.board(), level.start(), &steps) {
+        Err(ReplayError::Unsolved { pushes, .. }) => pushes,
+        other => panic!("{}: closest path replays as {other:?}", level.name()),
+    }
+}
+
+#[test]
+fn a_search_cut_off_early_gives_the_way_to_its_closest_state() {
+    // One box, 30 squares from its goal: the closest state is `h` squares short, so the way
+    // there pushes the box exactly 30 - h times.
+    let level = engine_level("corridor.xsb", 1);
+    let limits = Limits { states: Some(5), ..time_limit(10.0) };
+    let mut config = config("forward-greedy", 1);
+    config.push.box_moves = false;
+    let report = run(&level, &config, &limits);
+    assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
+    let path = report.stats.forward.closest_path.as_ref().expect("a closest path");
+    assert_eq!(Some(path.h), report.stats.forward.closest_h);
+    assert_eq!(replayed_pushes(&level, &path.lurd), 30 - path.h as usize);
+    assert_eq!(report.stats.backward.closest_path, None, "only the forward side has one");
+}
+
+#[test]
+fn solved_levels_have_no_closest_path() {
+    let level = engine_level("corridor.xsb", 1);
+    for strategy in ["forward", "bidirectional"] {
+        let report = run_named(&level, strategy, 1);
+        assert!(matches!(report.outcome, Outcome::Solved(_)));
+        assert_eq!(report.stats.forward.closest_path, None, "{strategy}");
+    }
+}
+
+#[test]
+fn bidirectional_and_portfolio_searches_cut_off_give_a_legal_closest_path() {
+    // Twenty boxes: a few hundred states get nowhere near the goals. Goal macros and the
+    // bridges' states are on the way too; the path must read them all.
+    let level = engine_level("open-room.xsb", 1);
+    let limits = Limits { states: Some(400), ..time_limit(10.0) };
+    for threads in [1, 2] {
+        let report = run(&level, &config("bidirectional", threads), &limits);
+        assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
+        let path = report.stats.forward.closest_path.as_ref().expect("a closest path");
+        assert!(replayed_pushes(&level, &path.lurd) > 0, "{threads} threads");
+        assert!(path.h >= report.stats.forward.closest_h.expect("children"));
+
+        let portfolio = Portfolio {
+            members: default_members(),
+            threads,
+            tables: TableMode::Shared,
+            forward_weight: FORWARD_WEIGHT,
+            dives: DIVES,
+            restarts: Vec::new(),
+        };
+        let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
+        assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
+        let path = report.stats.forward.closest_path.as_ref().expect("a closest path");
+        assert!(replayed_pushes(&level, &path.lurd) > 0, "portfolio, {threads} threads");
+    }
 }
