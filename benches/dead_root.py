@@ -6,14 +6,16 @@ the first state the forward search made with its smallest lower bound. On hard l
 state is dead (no solution from it), and so is every state after the push that killed it.
 This script replays prefixes of the path and asks bisolve about the position after each:
 
-- dead: a forward search from it (`-s forward`, one thread, which is complete) runs dry;
-- alive: a search from it (forward first, then the default) solves it;
-- unknown: neither within the time given.
+- dead: a forward search from it (`-s forward`, one thread, which is complete) runs dry, or
+  failing that the default search proves it unsolvable;
+- alive: either search solves it;
+- unknown: neither decides within the time given.
 
 It bisects for the first provably dead prefix (unknown counts as not provable, which is the
 usual case a few pushes before the proof gets small enough), then prints the last position
-not proven dead and the first one proven dead, with the states the proof took: the dead
-subtree that the main search has to exhaust (or prune) below that push.
+not proven dead and the first one proven dead, with the states the proof took (the forward
+proof's states are the dead subtree the main search has to exhaust, or prune, below that
+push).
 
 Usage:
     bisolve bench LEVELS.xsb --json out.json ...     (unsolved levels get closest_lurd)
@@ -21,6 +23,7 @@ Usage:
     python3 benches/dead_root.py out.json             (every unsolved level in the file)
 
 Plain Python 3; it reads the level through `bisolve show`, so any format bisolve reads works.
+Run it from the directory the record's `file` path is relative to.
 """
 
 import argparse
@@ -131,9 +134,13 @@ def ask(bisolve, position, args, workdir, k):
     if r["status"] == "solved":
         return "alive", r["states"]
     if args.alive_seconds > 0:
+        # The default search proves a position dead too when either direction runs dry (the
+        # backward one often does first), so it can decide what the forward one could not.
         a = run(["--threads", str(args.threads)], args.alive_seconds)
         if a["status"] == "solved":
-            return "alive", r["states"]
+            return "alive", a["states"]
+        if a["status"] == "unsolvable":
+            return "dead", a["states"]
     return "unknown", r["states"]
 
 
@@ -170,15 +177,17 @@ def bisect(bisolve, rows, lurd, args, label):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("json", help="bisolve --json output (solve or bench)")
     ap.add_argument("--level", help="only the record with this title or 1-based index")
     ap.add_argument("--bisolve", default="target/release/bisolve")
     ap.add_argument("--forward-seconds", type=float, default=15, help="forward search per position")
     ap.add_argument("--alive-seconds", type=float, default=20,
-                    help="default search per position not decided by the forward one (0: skip)")
+                    help="default search for a position the forward one did not decide (0: skip)")
     ap.add_argument("--threads", type=int, default=2, help="threads of the default search")
     args = ap.parse_args()
+    if not os.path.isfile(args.bisolve):
+        sys.exit(f"no bisolve binary at {args.bisolve} (cargo build --release, or --bisolve PATH)")
     found = False
     for line in open(args.json):
         if not line.startswith("{"):

@@ -70,6 +70,10 @@ fn state_limit_gives_states() {
     assert_eq!(record["status"], "states", "{run}");
     assert!(record["visited"].as_u64().is_some_and(|n| n >= 5000), "{run}");
     assert_stats(record);
+    // The way to the forward search's closest state (the engine's tests replay it).
+    let lurd = record["forward"]["closest_lurd"].as_str().expect("a closest path");
+    assert!(lurd.chars().all(|c| "lurdLURD".contains(c)), "{lurd}");
+    assert!(lurd.chars().any(|c| c.is_ascii_uppercase()), "no push in {lurd}");
 }
 
 /// Each level of a collection gets its own time limit: a level that times out does not stop
@@ -84,4 +88,6 @@ fn time_limit_is_per_level() {
     let statuses: Vec<String> =
         run.records().iter().map(|r| r["status"].as_str().unwrap_or_default().to_string()).collect();
     assert_eq!(statuses, ["timeout", "solved", "timeout"], "{run}");
+    let paths: Vec<bool> = run.records().iter().map(|r| r["forward"].get("closest_lurd").is_some()).collect();
+    assert_eq!(paths, [true, false, true], "only unsolved levels get a closest path\n{run}");
 }

@@ -38,21 +38,6 @@ fn boxes_to_place_are_counted_only_with_feature_cells() {
     assert_eq!(report.stats.forward.closest_unplaced, None);
 }
 
-#[test]
-fn a_search_cut_off_early_reports_how_far_it_got() {
-    // One box pushed 30 squares: after a handful of states the forward search is still far
-    // from the goal, but closer than at the start (bound 30). Single pushes: one expansion
-    // with box moves takes the box the whole way.
-    let level = engine_level("corridor.xsb", 1);
-    let limits = Limits { states: Some(5), ..time_limit(10.0) };
-    let mut config = config("forward-greedy", 1);
-    config.push.box_moves = false;
-    let report = run(&level, &config, &limits);
-    assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
-    let closest = report.stats.forward.closest_h.expect("children were generated");
-    assert!((1..30).contains(&closest), "closest {closest}");
-}
-
 /// Replays a closest path on `level`: every move legal, the boxes not all home (a closest
 /// state of an unsolved search). Returns the pushes.
 fn replayed_pushes(level: &bisolve_board::Level, lurd: &str) -> usize {
@@ -64,17 +49,21 @@ fn replayed_pushes(level: &bisolve_board::Level, lurd: &str) -> usize {
 }
 
 #[test]
-fn a_search_cut_off_early_gives_the_way_to_its_closest_state() {
-    // One box, 30 squares from its goal: the closest state is `h` squares short, so the way
-    // there pushes the box exactly 30 - h times.
+fn a_search_cut_off_early_reports_how_far_it_got_and_the_way_there() {
+    // One box pushed 30 squares: after a handful of states the forward search is still far
+    // from the goal, but closer than at the start (bound 30). Single pushes: one expansion
+    // with box moves takes the box the whole way. The closest state is `h` squares short, so
+    // the way there pushes the box exactly 30 - h times.
     let level = engine_level("corridor.xsb", 1);
     let limits = Limits { states: Some(5), ..time_limit(10.0) };
     let mut config = config("forward-greedy", 1);
     config.push.box_moves = false;
     let report = run(&level, &config, &limits);
     assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
+    let closest = report.stats.forward.closest_h.expect("children were generated");
+    assert!((1..30).contains(&closest), "closest {closest}");
     let path = report.stats.forward.closest_path.as_ref().expect("a closest path");
-    assert_eq!(Some(path.h), report.stats.forward.closest_h);
+    assert_eq!(path.h, closest);
     assert_eq!(replayed_pushes(&level, &path.lurd), 30 - path.h as usize);
     assert_eq!(report.stats.backward.closest_path, None, "only the forward side has one");
 }
