@@ -80,8 +80,8 @@ fn solved_levels_have_no_closest_path() {
 
 #[test]
 fn bidirectional_and_portfolio_searches_cut_off_give_a_legal_closest_path() {
-    // Twenty boxes: a few hundred states get nowhere near the goals. Goal macros and the
-    // bridges' states are on the way too; the path must read them all.
+    // Twenty boxes: a few hundred states get nowhere near the goals. The goal room below
+    // them gives goal macros, which the path must write out as their pushes.
     let level = engine_level("open-room.xsb", 1);
     let limits = Limits { states: Some(400), ..time_limit(10.0) };
     for threads in [1, 2] {
