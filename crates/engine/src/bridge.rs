@@ -506,6 +506,37 @@ mod tests {
         assert_eq!(target.player, at(1, 4));
     }
 
+    /// What the near-start tests share: the room's board and start, the position near its start
+    /// that the backward search reached ([`NEAR`]), the room's searches, a table holding that
+    /// position as a backward state, and a stop flag.
+    struct NearStart<'a> {
+        board: &'a Board,
+        start: &'a State,
+        target: &'a State,
+        fwd: &'a Forward<'a>,
+        bwd: &'a Backward<'a>,
+        table: &'a VisitedTable,
+        stop: &'a Stop<'a>,
+    }
+
+    /// Runs `check` on the near-start set-up, with a forward worker of the default strategy
+    /// whose roots are queued.
+    fn near_start(check: impl for<'a> FnOnce(&NearStart<'a>, &mut Worker<'a, Forward<'a>>)) {
+        let room = Level::parse(ROOM).unwrap();
+        let near = Level::parse(NEAR).unwrap();
+        let (board, start, target) = (room.board(), room.start(), near.start());
+        let fwd = Forward::new(board, start, PushConfig::default());
+        let bwd = Backward::new(board, start, PullConfig::default());
+        // As if the backward search had reached `target` and found nothing closer.
+        let table = table_holding_backward(board, target);
+        let cancel = AtomicBool::new(false);
+        let stop = Stop::new(Limits::default(), &cancel, 1);
+        let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
+        assert!(fw.seed(&table).is_none());
+        let set_up = NearStart { board, start, target, fwd: &fwd, bwd: &bwd, table: &table, stop: &stop };
+        check(&set_up, &mut fw);
+    }
+
     /// A table holding `target` as a backward state.
     fn table_holding_backward(board: &Board, target: &State) -> VisitedTable {
         let table = VisitedTable::new(4);
@@ -535,27 +566,19 @@ mod tests {
 
     #[test]
     fn a_bridge_meets_a_backward_state_near_the_start_and_records_its_path() {
-        let level = Level::parse(ROOM).unwrap();
-        let near = Level::parse(NEAR).unwrap();
-        let (board, start, target) = (level.board(), level.start(), near.start());
-        let fwd = Forward::new(board, start, PushConfig::default());
-        let bwd = Backward::new(board, start, PullConfig::default());
-        // As if the backward search had reached `target` and found nothing closer.
-        let table = table_holding_backward(board, target);
-        let cancel = AtomicBool::new(false);
-        let stop = Stop::new(Limits::default(), &cancel, 1);
-        let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
-        assert!(fw.seed(&table).is_none());
-        let closest = Closest::new();
-        let mut bridges = Bridges::new(BridgeConfig::default(), board, &closest);
-        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "no target yet");
-        closest.offer(4, target);
-        let found = bridges.maybe_run(&mut fw, &table, &stop).expect("the bridge meets the target");
-        // The path is in the table: the stitch rebuilds four legal pushes to the target.
-        assert_eq!(forward_meeting_pushes(&fwd, &bwd, board, start, &table, &found, target), 4);
-        assert_eq!(bridges.runs, 1);
-        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "the same target is not bridged twice");
-        assert_eq!(bridges.runs, 1);
+        near_start(|n, fw| {
+            let closest = Closest::new();
+            let mut bridges = Bridges::new(BridgeConfig::default(), n.board, &closest);
+            assert!(bridges.maybe_run(fw, n.table, n.stop).is_none(), "no target yet");
+            closest.offer(4, n.target);
+            let found = bridges.maybe_run(fw, n.table, n.stop).expect("the bridge meets the target");
+            // The path is in the table: the stitch rebuilds four legal pushes to the target.
+            let pushes = forward_meeting_pushes(n.fwd, n.bwd, n.board, n.start, n.table, &found, n.target);
+            assert_eq!(pushes, 4);
+            assert_eq!(bridges.runs, 1);
+            assert!(bridges.maybe_run(fw, n.table, n.stop).is_none(), "the same target is not bridged twice");
+            assert_eq!(bridges.runs, 1);
+        });
     }
 
     /// The perimeter runs once, without any target, after the worker's own expansions it
@@ -563,35 +586,30 @@ mod tests {
     /// stitches into legal pushes from the start.
     #[test]
     fn the_perimeter_meets_a_backward_state_near_the_start_without_a_target() {
-        let level = Level::parse(ROOM).unwrap();
-        let near = Level::parse(NEAR).unwrap();
-        let (board, start, target) = (level.board(), level.start(), near.start());
-        let fwd = Forward::new(board, start, PushConfig::default());
-        let bwd = Backward::new(board, start, PullConfig::default());
-        let table = table_holding_backward(board, target);
-        let cancel = AtomicBool::new(false);
-        let stop = Stop::new(Limits::default(), &cancel, 1);
-        let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
-        assert!(fw.seed(&table).is_none());
-        // The closest state never changes: no bridge would run.
-        let closest = Closest::new();
-        let config = BridgeConfig { perimeter_after: 1, ..BridgeConfig::forward(true) };
-        let mut bridges = Bridges::new(config, board, &closest);
-        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "not before the worker's own expansion");
-        assert_eq!(bridges.runs, 0);
-        assert!(matches!(fw.step(&table, None), crate::worker::Step::Continue));
-        let found =
-            bridges.maybe_run(&mut fw, &table, &stop).expect("the perimeter meets the backward state");
-        forward_meeting_pushes(&fwd, &bwd, board, start, &table, &found, target);
-        assert_eq!((bridges.runs, bridges.perimeter_expanded), (1, bridges.expanded));
-        assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none(), "the perimeter runs once");
-        assert_eq!(bridges.runs, 1);
-        // Switched off, or by default (the backward workers' bridges), there is none.
-        for config in [BridgeConfig::forward(false), BridgeConfig::default()] {
-            let mut bridges = Bridges::new(config, board, &closest);
-            assert!(bridges.maybe_run(&mut fw, &table, &stop).is_none());
+        near_start(|n, fw| {
+            // The closest state never changes: no bridge would run.
+            let closest = Closest::new();
+            let config = BridgeConfig { perimeter_after: 1, ..BridgeConfig::forward(true) };
+            let mut bridges = Bridges::new(config, n.board, &closest);
+            assert!(
+                bridges.maybe_run(fw, n.table, n.stop).is_none(),
+                "not before the worker's own expansion"
+            );
             assert_eq!(bridges.runs, 0);
-        }
+            assert!(matches!(fw.step(n.table, None), crate::worker::Step::Continue));
+            let found =
+                bridges.maybe_run(fw, n.table, n.stop).expect("the perimeter meets the backward state");
+            forward_meeting_pushes(n.fwd, n.bwd, n.board, n.start, n.table, &found, n.target);
+            assert_eq!((bridges.runs, bridges.perimeter_expanded), (1, bridges.expanded));
+            assert!(bridges.maybe_run(fw, n.table, n.stop).is_none(), "the perimeter runs once");
+            assert_eq!(bridges.runs, 1);
+            // Switched off, or by default (the backward workers' bridges), there is none.
+            for config in [BridgeConfig::forward(false), BridgeConfig::default()] {
+                let mut bridges = Bridges::new(config, n.board, &closest);
+                assert!(bridges.maybe_run(fw, n.table, n.stop).is_none());
+                assert_eq!(bridges.runs, 0);
+            }
+        });
     }
 
     /// The mirror: a backward worker's bridge from the solved position, aimed at the state
