@@ -27,6 +27,7 @@ Run it from the directory the record's `file` path is relative to.
 """
 
 import argparse
+import copy
 import json
 import os
 import subprocess
@@ -69,8 +70,7 @@ class Position:
 
     def after(self, lurd, pushes):
         """A copy after the moves up to and including the `pushes`-th push."""
-        p = Position.__new__(Position)
-        p.__dict__ = dict(self.__dict__)
+        p = copy.copy(self)
         p.boxes = set(self.boxes)
         done = 0
         for ch in lurd:

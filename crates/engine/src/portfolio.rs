@@ -418,7 +418,7 @@ trait Search: Send {
     fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due);
     fn finish(self: Box<Self>) -> SideStats;
     /// Forward searches: the first state made with the smallest bound, and the bound.
-    fn closest(&self) -> Option<&(u32, State)>;
+    fn closest(&self) -> Option<(u32, &State)>;
 }
 
 impl<E: Expander> Search for Worker<'_, E> {
@@ -466,7 +466,7 @@ impl<E: Expander> Search for Worker<'_, E> {
     fn finish(self: Box<Self>) -> SideStats {
         Worker::finish(*self)
     }
-    fn closest(&self) -> Option<&(u32, State)> {
+    fn closest(&self) -> Option<(u32, &State)> {
         self.closest_state()
     }
 }
@@ -744,7 +744,7 @@ fn solve_once(
         .iter()
         .filter_map(|slot| slot.search.closest().map(|c| (c, slot.member, slot.table)))
         .min_by_key(|((h, _), _, _)| *h)
-        .map(|(c, member, table)| (c.clone(), member, table));
+        .map(|((h, state), member, table)| ((h, state.clone()), member, table));
     let mut forward = SideStats::default();
     let mut backward = SideStats::default();
     for slot in slots {

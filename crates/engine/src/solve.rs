@@ -246,7 +246,8 @@ pub fn solve(
         None => run_groups(&mut fws, &mut bws, &table, &stop)?,
     };
     // The first of equal bounds (min_by_key), so one thread stays deterministic.
-    let closest = fws.iter().filter_map(Worker::closest_state).min_by_key(|(h, _)| *h).cloned();
+    let closest =
+        fws.iter().filter_map(Worker::closest_state).min_by_key(|(h, _)| *h).map(|(h, s)| (h, s.clone()));
     let mut forward = SideStats::default();
     for w in fws {
         forward.add(&w.finish());

@@ -168,8 +168,9 @@ pub struct Strategy {
     pub backward_bridges: bool,
     /// The perimeter (see [`crate::bridge`]): with the bridges, the forward worker also runs
     /// one larger search from the start ordered by how far the boxes are from their start
-    /// squares, once it has expanded 250,000 nodes, recording the start's neighbourhood for
-    /// the backward search to meet. Default on; `--no-perimeter`.
+    /// squares, once it has expanded [`PERIMETER_AFTER`](crate::bridge::PERIMETER_AFTER)
+    /// nodes, recording the start's neighbourhood for the backward search to meet. Default
+    /// on; `--no-perimeter`.
     pub perimeter: bool,
 }
 

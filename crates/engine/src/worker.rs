@@ -75,9 +75,9 @@ pub struct Worker<'a, E: Expander> {
     /// search of its direction (see [`Worker::with_own_visited`]), and whether this worker
     /// reports the set's bytes.
     own: Option<(&'a OwnVisited, bool)>,
-    /// Forward workers: the first child made with the smallest `h` so far, and that `h` (see
-    /// [`Worker::closest_state`]).
-    closest: Option<(u32, State)>,
+    /// Forward workers: the first child made with the smallest bound so far (that bound is
+    /// `stats.closest_h`; see [`Worker::closest_state`]).
+    closest: Option<State>,
 }
 
 /// Whole fingerprints (exact: a search that runs dry with it has searched everything) of the
@@ -154,8 +154,8 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// Forward workers: the first state this worker made with the smallest lower bound, and
     /// that bound (`None` for backward workers, and before any child). The table holds its
     /// path from the start until the search ends (see [`crate::ClosestPath`]).
-    pub fn closest_state(&self) -> Option<&(u32, State)> {
-        self.closest.as_ref()
+    pub fn closest_state(&self) -> Option<(u32, &State)> {
+        self.stats.closest_h.zip(self.closest.as_ref())
     }
 
     /// The direction this worker searches in.
@@ -285,9 +285,11 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.exp.expand(&mut self.scratch, node, &mut self.children);
         self.stats.expanded += 1;
         self.stats.generated += self.children.len() as u64;
-        note_closest(&mut self.stats, &self.children, self.weighting.cycle().is_some());
-        if self.side == Side::Forward {
-            note_closest_state(&mut self.closest, &self.children, boxes);
+        let closer = note_closest(&mut self.stats, &self.children, self.weighting.cycle().is_some());
+        if let (Side::Forward, Some(child)) = (self.side, closer) {
+            let mut moved = boxes.to_vec();
+            moved[child.box_index as usize] = child.to;
+            self.closest = Some(State::new(moved, child.player));
         }
         if let Some(aim) = &mut self.aim {
             aim.consider(self.exp, &mut self.scratch, boxes, &self.children, self.stats.expanded);
@@ -432,22 +434,16 @@ impl<'a, E: Expander> Worker<'a, E> {
     }
 }
 
-/// Keeps in `closest` the first of `children` (made from `boxes`) whose bound beats its own.
-fn note_closest_state(closest: &mut Option<(u32, State)>, children: &[Child], boxes: &[Cell]) {
-    let best = closest.as_ref().map_or(u32::MAX, |(h, _)| *h);
-    // min_by_key gives the first of equal minima, so one thread stays deterministic.
-    if let Some(child) = children.iter().filter(|c| c.h < best).min_by_key(|c| c.h) {
-        let mut moved = boxes.to_vec();
-        moved[child.box_index as usize] = child.to;
-        *closest = Some((child.h, State::new(moved, child.player)));
-    }
-}
-
-/// Records how close `children` come to their side's targets in `stats`.
-fn note_closest(stats: &mut SideStats, children: &[Child], features: bool) {
-    let (mut h, mut unplaced) = (u32::MAX, u32::MAX);
+/// Records how close `children` come to their side's targets in `stats`; returns the first
+/// child whose bound is smaller than any before it (the first of equal ones, so one thread
+/// stays deterministic).
+fn note_closest<'c>(stats: &mut SideStats, children: &'c [Child], features: bool) -> Option<&'c Child> {
+    let mut best: Option<&Child> = None;
+    let mut unplaced = u32::MAX;
     for child in children {
-        h = h.min(child.h);
+        if best.is_none_or(|b| child.h < b.h) {
+            best = Some(child);
+        }
         if features {
             unplaced = unplaced.min(FeatureCell::unpack(child.cell).unplaced);
         }
@@ -455,7 +451,8 @@ fn note_closest(stats: &mut SideStats, children: &[Child], features: bool) {
     if unplaced != u32::MAX {
         stats.closest_unplaced = Some(stats.closest_unplaced.map_or(unplaced, |c| c.min(unplaced)));
     }
-    if h != u32::MAX {
-        stats.closest_h = Some(stats.closest_h.map_or(h, |c| c.min(h)));
-    }
+    let best = best?;
+    let before = stats.closest_h.unwrap_or(u32::MAX);
+    stats.closest_h = Some(before.min(best.h));
+    (best.h < before).then_some(best)
 }
