@@ -14,6 +14,7 @@ pub mod diagonal;
 mod dir;
 mod error;
 pub mod freeze;
+pub mod goal_areas;
 pub mod jams;
 mod level;
 pub mod moves;

@@ -34,7 +34,7 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 17] = [
+const EDGE: [Edge; 18] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
     Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
     Edge {
@@ -69,6 +69,14 @@ const EDGE: [Edge; 17] = [
         title: "Ragged rows",
         n_boxes: 2,
         solution: Some("lldRRurruulDrdddlluuRurrddlU"),
+    },
+    Edge {
+        file: "goal-area.xsb",
+        title: "Goal area",
+        n_boxes: 6,
+        solution: Some(
+            "LLLLLdLLulDDurDurrurrdLulLrrrrrdLulllldlluRRRRRRlldLLullddrUluRdrrurrrdLLLLLrrrrrrruL",
+        ),
     },
     Edge {
         file: "sealed-goal.xsb",

@@ -151,6 +151,12 @@ pub struct PruningArgs {
     /// and not all onto goals there (jam deadlocks).
     #[arg(long)]
     pub no_jams: bool,
+    /// Search the areas round clusters of goals (the squares within one to three steps of
+    /// them) alone, boxes leaving and coming in across their borders, to prove that their
+    /// goals can no longer all be filled after a push onto one (goal-area deadlocks; off by
+    /// default: measured neutral).
+    #[arg(long)]
+    pub goal_areas: bool,
     /// Do not take a box that reaches a goal room's entrance on to the room's next goal in
     /// one move (goal macros; also turns off the goal cut).
     #[arg(long)]

@@ -33,6 +33,7 @@ const SWITCHES: &[&str] = &[
     "--packing-macros",
     "--pull-sealed-starts",
     "--pull-jams",
+    "--goal-areas",
     "--live-targets",
     "--pull-confinement",
     "--triple-deadlocks",
@@ -55,6 +56,16 @@ fn every_switch_still_solves_the_demo_levels() {
     }
 }
 
+/// The count `key` of one side's `pruned` object, summed over the levels of `file`, solved with
+/// `strategy` (a forward or backward strategy reads its own side; bidirectional, the
+/// forward one) and the switches `extra`.
+fn pruned(file: &str, strategy: &str, key: &str, extra: &[&str]) -> u64 {
+    let run = bisolve(&[&[file, "--json", "--strategy", strategy], extra].concat());
+    run.expect_code(0);
+    let side = if strategy == "backward" { "backward" } else { "forward" };
+    run.records().iter().map(|r| r[side]["pruned"][key].as_u64().expect("a count")).sum()
+}
+
 /// The forward search's count of what a pruning switch turns off: some on these levels with
 /// the technique on, none with it off.
 #[test]
@@ -65,21 +76,17 @@ fn a_technique_switched_off_prunes_nothing() {
         ("levels/demo.xsb", "--no-pair-deadlocks", "pair deadlock"),
         ("levels/demo.xsb", "--no-jams", "jam deadlock"),
     ] {
-        let count = |extra: &[&str]| -> u64 {
-            let run = bisolve(&[&[file, "--json", "--strategy", "forward"], extra].concat());
-            run.expect_code(0);
-            run.records().iter().map(|r| r["forward"]["pruned"][key].as_u64().expect("a count")).sum()
-        };
+        let count = |extra: &[&str]| pruned(file, "forward", key, extra);
         assert!(count(&[]) > 0, "{file}: no {key} pruned with the technique on");
         assert_eq!(count(&[switch]), 0, "{file} {switch}");
     }
+    // Goal-area deadlocks only with `--goal-areas`.
+    let areas = |extra: &[&str]| pruned("levels/edge/goal-area.xsb", "forward", "goal area deadlock", extra);
+    assert_eq!(areas(&[]), 0);
+    assert!(areas(&["--goal-areas"]) > 0);
     // Goal macros through rooms with several entrances come only with `--room-entrances`.
-    let macros = |extra: &[&str]| -> u64 {
-        let file = "levels/edge/two-entrance-room.xsb";
-        let run = bisolve(&[&[file, "--json", "--strategy", "forward"], extra].concat());
-        run.expect_code(0);
-        run.records().iter().map(|r| r["forward"]["pruned"]["goal macros"].as_u64().expect("a count")).sum()
-    };
+    let macros =
+        |extra: &[&str]| pruned("levels/edge/two-entrance-room.xsb", "forward", "goal macros", extra);
     assert_eq!(macros(&[]), 0);
     assert!(macros(&["--room-entrances"]) > 0);
     // The backward search runs bridges only with `--backward-bridges`, the forward one by
@@ -94,35 +101,17 @@ fn a_technique_switched_off_prunes_nothing() {
     assert!(bridges(&[], "forward") > 0);
     assert_eq!(bridges(&["--no-bridges"], "forward"), 0);
     // Box moves, each side by its own switch.
-    let pulls = |extra: &[&str]| -> u64 {
-        let run = bisolve(&[&["levels/demo.xsb", "--json", "--strategy", "backward"], extra].concat());
-        run.expect_code(0);
-        let key = "box moves past the first pull";
-        run.records().iter().map(|r| r["backward"]["pruned"][key].as_u64().expect("a count")).sum()
-    };
+    let pulls =
+        |extra: &[&str]| pruned("levels/demo.xsb", "backward", "box moves past the first pull", extra);
     assert!(pulls(&["--pull-box-moves"]) > 0);
     assert_eq!(pulls(&["--box-moves"]), 0);
     // Backward jams only with `--pull-jams`.
-    let jams = |extra: &[&str]| -> u64 {
-        let run = bisolve(&[&["levels/demo.xsb", "--json", "--strategy", "backward"], extra].concat());
-        run.expect_code(0);
-        run.records()
-            .iter()
-            .map(|r| r["backward"]["pruned"]["pull jam deadlock"].as_u64().expect("a count"))
-            .sum()
-    };
+    let jams = |extra: &[&str]| pruned("levels/demo.xsb", "backward", "pull jam deadlock", extra);
     assert_eq!(jams(&[]), 0);
     assert!(jams(&["--pull-jams"]) > 0);
     // Room discipline needs the goal cut, which a bidirectional search makes.
-    let discipline = |extra: &[&str]| -> u64 {
-        let file = "levels/edge/goal-room.xsb";
-        let run = bisolve(&[&[file, "--json", "--strategy", "bidirectional"], extra].concat());
-        run.expect_code(0);
-        run.records()
-            .iter()
-            .map(|r| r["forward"]["pruned"]["room discipline"].as_u64().expect("a count"))
-            .sum()
-    };
+    let discipline =
+        |extra: &[&str]| pruned("levels/edge/goal-room.xsb", "bidirectional", "room discipline", extra);
     assert!(discipline(&[]) > 0);
     assert_eq!(discipline(&["--no-room-discipline"]), 0);
     assert_eq!(discipline(&["--no-goal-cut"]), 0);

@@ -7,6 +7,7 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use bisolve_board::bound::BoundKind;
+use bisolve_board::goal_areas::{AreaCheck, GoalAreas};
 use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
 use bisolve_board::pairs::PairMode;
@@ -670,32 +671,37 @@ fn sealed_goals_flag_only_dead_positions() {
     assert!(flagged > 0, "the sealed-goal test flagged nothing on {} levels", levels.len());
 }
 
-/// The jam test only flags dead positions: the forward generator without it walks
-/// breadth-first from the start (up to a cap) on the small levels, the Microban levels of four
-/// to six boxes and the jam edge level; every child the test flags (with the child's pushed box,
-/// as in the search) has no solution (plain search). It must flag some.
-#[test]
-fn jams_flag_only_dead_positions() {
-    let levels = small_and_microban_levels();
+/// Walks the forward generator (with `config`, the test under check off) breadth-first from
+/// the start (up to a cap) on the small levels and the Microban levels of four to six boxes,
+/// asks `is_dead` (with what `setup` made for the level) about every child, with the child's
+/// pushed box as in the search, and asserts that each child it flags (up to 40 a level) has
+/// no solution (plain search). The test must flag some.
+fn forward_test_flags_only_dead<T>(
+    name: &str,
+    config: PushConfig,
+    mut setup: impl FnMut(&Level) -> T,
+    mut is_dead: impl FnMut(&mut T, &Level, &BoxMap, bisolve_board::Cell, bisolve_board::Cell) -> bool,
+) {
     const CHECKS_PER_LEVEL: usize = 40;
+    let levels = small_and_microban_levels();
     let mut flagged = 0;
     let mut checked = 0;
     for level in &levels {
         let board = level.board();
         let what = format!("{} (index {})", level.name(), level.index());
-        let fwd = Forward::new(board, level.start(), PushConfig { jams: false, ..single_pushes() });
-        let mut check = JamCheck::new(board.n_cells(), PairMode::Push);
-        let is_dead = |map: &BoxMap, to, player| check.is_dead(board, map, to, player);
+        let fwd = Forward::new(board, level.start(), config);
+        let mut made = setup(level);
+        let test = |map: &BoxMap, to, player| is_dead(&mut made, level, map, to, player);
         let start = common::canonical(board, level.start());
         let mut checked_here = 0;
-        flagged += walk_flagged(&fwd, level, vec![start], is_dead, |next| {
+        flagged += walk_flagged(&fwd, level, vec![start], test, |next| {
             if checked_here < CHECKS_PER_LEVEL {
                 let child = State::new(next.0.clone(), next.1);
                 if let Some(fewest) = common::bfs_min_pushes(board, &child, CAP) {
                     checked_here += 1;
                     assert_eq!(
                         fewest, None,
-                        "{what}: the jam test flags boxes {:?}, player {}, which can be solved",
+                        "{what}: the {name} test flags boxes {:?}, player {}, which can be solved",
                         next.0, next.1
                     );
                 }
@@ -705,8 +711,30 @@ fn jams_flag_only_dead_positions() {
     }
     assert!(
         flagged > 0 && checked > 0,
-        "the jam test flagged {flagged} and checked {checked} on {} levels",
+        "the {name} test flagged {flagged} and checked {checked} on {} levels",
         levels.len()
+    );
+}
+
+/// The jam test only flags dead positions (see [`forward_test_flags_only_dead`]).
+#[test]
+fn jams_flag_only_dead_positions() {
+    forward_test_flags_only_dead(
+        "jam",
+        PushConfig { jams: false, ..single_pushes() },
+        |level| JamCheck::new(level.board().n_cells(), PairMode::Push),
+        |check, level, map, to, player| check.is_dead(level.board(), map, to, player),
+    );
+}
+
+/// The goal-area test only flags dead positions (see [`forward_test_flags_only_dead`]).
+#[test]
+fn goal_areas_flag_only_dead_positions() {
+    forward_test_flags_only_dead(
+        "goal-area",
+        PushConfig { goal_areas: false, ..single_pushes() },
+        |level| (GoalAreas::new(level.board()), AreaCheck::new(level.board())),
+        |(areas, check), level, map, to, player| check.is_dead(areas, level.board(), map, to, player),
     );
 }
 

@@ -19,6 +19,10 @@
 //!   ([`bisolve_board::subset`]) prove that a corral can never open, that an empty goal can
 //!   never be entered again, or that boxes knotted together can never get away or home;
 //!   sealed-goal and jam verdicts are remembered as patterns.
+//! - goal areas ([`bisolve_board::goal_areas`]): after a push onto a goal, a search of the
+//!   squares round that goal's cluster alone, boxes leaving and coming in across their
+//!   border, proves that the cluster's goals can never all be filled; verdicts remembered per
+//!   area content (off by default).
 //!
 //! The last two restrict a state to pushes that some solution can make first (the same
 //! solution reordered, so push-optimal A* stays push-optimal); the others only cut dead
@@ -37,6 +41,7 @@ pub mod tunnel;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::diagonal;
+use bisolve_board::goal_areas::{AreaCheck, GoalAreas};
 use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_along, Push};
 use bisolve_board::packing::PackingOrder;
@@ -117,6 +122,14 @@ pub struct PushConfig {
     /// onto goals there, and prunes the state when none can; verdicts are cached per thread
     /// (see [`bisolve_board::jams`]). Default on (`--no-jams`).
     pub jams: bool,
+    /// Goal areas: when a push puts a box onto a goal of an area (the squares within one to
+    /// three steps of a cluster of goals), a search of the area alone, boxes leaving it and
+    /// coming in across its border, checks that its goals can still all be filled, and
+    /// prunes the state when they cannot; verdicts are cached per thread (see
+    /// [`bisolve_board::goal_areas`]). Default off (`--goal-areas`): measured neutral (XSokoban
+    /// 1-45 and Sasquatch at 2M states a level, one thread, bidirectional: the same 57 levels,
+    /// 0.07% fewer states, 3% more time; at 60 s on 2 threads the same 37 + 39 levels).
+    pub goal_areas: bool,
     /// Goal macros: a box pushed onto the entrance of a goal room is taken on to the next
     /// goal of the room's packing order in one move (see [`bisolve_board::rooms`]). Adds
     /// moves, removes none. Default on.
@@ -188,6 +201,7 @@ impl Default for PushConfig {
             triple_deadlocks: false,
             sealed_goals: true,
             jams: true,
+            goal_areas: false,
             goal_macros: true,
             room_entrances: false,
             goal_cut: true,
@@ -211,6 +225,8 @@ pub struct Forward<'a> {
     triples: Option<Arc<TripleTable>>,
     /// The goals' neighbourhoods for the sealed-goal test, when it is on.
     sealed: Option<SealedTargets>,
+    /// The goal areas, when the test is on and the board has some.
+    goal_areas: Option<GoalAreas>,
     /// Goal rooms with packing orders, when goal or packing macros are on and the level has
     /// some (packing macros leave room goals to room macros, whichever macros are on, so
     /// that a macro move decodes the same way for every configuration).
@@ -311,6 +327,7 @@ impl<'a> Forward<'a> {
         let counts_packed =
             config.features && config.packing && packing.as_ref().is_some_and(PackingOrder::has_order);
         let sealed = config.sealed_goals.then(|| SealedTargets::new(board, PairMode::Push));
+        let goal_areas = config.goal_areas.then(|| GoalAreas::new(board)).filter(|a| !a.is_empty());
         let mut config = config;
         config.box_moves &= board.n_cells() <= BOX_MOVE_MAX_CELLS;
         let discipline = if config.goal_macros && config.goal_cut && config.room_discipline {
@@ -318,7 +335,19 @@ impl<'a> Forward<'a> {
         } else {
             None
         };
-        Forward { board, start, config, pairs, triples, sealed, rooms, packing, counts_packed, discipline }
+        Forward {
+            board,
+            start,
+            config,
+            pairs,
+            triples,
+            sealed,
+            goal_areas,
+            rooms,
+            packing,
+            counts_packed,
+            discipline,
+        }
     }
 
     /// The goal rooms macros use, when goal macros are on and the level has any.
@@ -761,6 +790,12 @@ impl Forward<'_> {
             s.boxes.shift(to, b);
             return false;
         }
+        if let Some(areas) = &self.goal_areas {
+            if s.goal_areas.is_dead(areas, board, &s.boxes, to, player) {
+                s.boxes.shift(to, b);
+                return false;
+            }
+        }
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         s.boxes.shift(to, b);
         let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
@@ -843,6 +878,8 @@ pub struct PushScratch {
     sealed: SealedCheck,
     /// The jam test's working memory and verdicts.
     jams: JamCheck,
+    /// The goal-area test's working memory and verdicts.
+    goal_areas: AreaCheck,
     /// Boxes frozen on goals in the state being expanded, and in a child.
     frozen: Vec<Cell>,
     child_frozen: Vec<Cell>,
@@ -892,6 +929,7 @@ impl Expander for Forward<'_> {
             corral_search: CorralDeadlocks::new(n),
             sealed: SealedCheck::new(n),
             jams: JamCheck::new(n, PairMode::Push),
+            goal_areas: AreaCheck::new(self.board),
             frozen: Vec::new(),
             child_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
@@ -1102,6 +1140,10 @@ impl Expander for Forward<'_> {
             ("jam searches", s.jams.searches),
             ("jam searches given up", s.jams.gave_up),
             ("jam checks", s.jams.checks),
+            ("goal area deadlock", s.goal_areas.proved),
+            ("goal area searches", s.goal_areas.searches),
+            ("goal area searches given up", s.goal_areas.gave_up),
+            ("goal area checks", s.goal_areas.checks),
             ("goal macros", s.macros),
             ("packing macros", s.packing_macros),
             ("goal cut (restricted expansions)", s.goal_cuts),
@@ -1148,6 +1190,7 @@ mod tests {
             triple_deadlocks: false,
             sealed_goals: false,
             jams: false,
+            goal_areas: false,
             goal_macros: false,
             room_entrances: false,
             goal_cut: false,
