@@ -506,6 +506,7 @@ impl AreaCheck {
             bucket.truncate(bucket.len() - k);
             self.current.push(player);
             let on = self.current[..k].iter().filter(|&&c| board.is_goal(c)).count();
+            // The key of the boxes alone (the player's key taken out again).
             let boxes_fp = zobrist.fingerprint(&self.current[..k], player) ^ zobrist.player_key(player);
             self.map.set_all(&self.current[..k]);
             let (_, out) = self.fill(board, area, player);
@@ -552,14 +553,14 @@ impl AreaCheck {
                     continue;
                 }
                 let n_child = k - usize::from(leave != NO_CELL) + usize::from(arrive != NO_CELL);
-                if n_child == area.n_goals {
-                    let home = |c: Cell| c == arrive || (c != leave && board.is_goal(c));
-                    let arrive_home = arrive == NO_CELL || board.is_goal(arrive);
-                    if arrive_home && self.current[..k].iter().all(|&c| c == leave || home(c)) {
-                        verdict = Some(false);
-                        self.map.clear_all(&self.current[..k]);
-                        break 'search;
-                    }
+                let on_child = on - usize::from(leave != NO_CELL && board.is_goal(leave))
+                    + usize::from(arrive != NO_CELL && board.is_goal(arrive));
+                // How far from finished: 0 exactly when the boxes stand on all the goals.
+                let h = area.n_goals + n_child - 2 * on_child;
+                if h == 0 {
+                    verdict = Some(false);
+                    self.map.clear_all(&self.current[..k]);
+                    break 'search;
                 }
                 let mut fp = boxes_fp ^ zobrist.player_key(named);
                 if leave != NO_CELL {
@@ -569,9 +570,6 @@ impl AreaCheck {
                     fp ^= zobrist.box_key(arrive);
                 }
                 if self.seen.insert(fp.0) {
-                    let on_child = on - usize::from(leave != NO_CELL && board.is_goal(leave))
-                        + usize::from(arrive != NO_CELL && board.is_goal(arrive));
-                    let h = area.n_goals + n_child - 2 * on_child;
                     low = low.min(h);
                     let bucket = &mut self.open[h];
                     bucket.extend(self.current[..k].iter().copied().filter(|&c| c != leave));
