@@ -21,8 +21,8 @@
 //! Each step keeps, for each entrance, the path it found from there (if any): the pushes that
 //! take a box from `E` (player on `O`) to the next goal of the order, with the earlier goals
 //! filled and nothing else in the room, ending with the player able to walk out again (unless
-//! the room holds every goal and this is the last box). A room for which the greedy choice
-//! gets stuck has no order, and no macros.
+//! the room holds every goal and this is the last box). A room with no such order gets no
+//! macros.
 //!
 //! The forward search uses them as goal macros: a push that brings a box onto an entrance
 //! while the room holds exactly the first `j` goals of its order, after which the player can
@@ -39,8 +39,19 @@
 //! entrance). For a room with several entrances the direction must name the entrance, so at
 //! each step only the first entrance of each direction with a path gets macros
 //! ([`GoalRoom::entrance_for`]).
+//!
+//! The order is searched depth first: when the choice nearest an entrance leaves a room that
+//! cannot be emptied, the next one is tried ([`MAX_ORDER_SEARCHES`] path searches at most).
+//! A room with one entrance that has no such order (a box must wait inside, off its goal or
+//! on a goal filled again later, while others pass) can get a **parking plan** instead
+//! ([`PlanRoom`], [`GoalRooms::with_plans`]): a sequence of pushes that fills the room from
+//! empty, boxes arriving on the entrance one at a time and any box of the room pushed in
+//! between, found by a search backwards from the full room. A plan gives no macros: the
+//! forward search keeps to it by allowing only pushes that change what the room holds the
+//! way a step (or a run of steps of one box) of the plan does ([`GoalRooms::plan_allows`]),
+//! with what each plan room holds kept as a key per position ([`GoalRooms::plan_keys`]).
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use crate::board::{Board, Cell, NO_CELL};
 use crate::dir::Dir;
@@ -54,6 +65,8 @@ pub const MAX_BOARD_CELLS: usize = 3000;
 pub const MAX_ROOM_CELLS: usize = 256;
 /// Rooms with more entrances are skipped.
 pub const MAX_ENTRANCES: usize = 6;
+/// The packing order's depth-first search gives up after this many path searches.
+pub const MAX_ORDER_SEARCHES: usize = 4000;
 
 const NONE: u16 = u16::MAX;
 
@@ -153,18 +166,36 @@ pub struct GoalRooms {
     /// Per cell: the room holding it, and the fill step of a goal there.
     room_of: Vec<u16>,
     step_of: Vec<u16>,
+    plans: Vec<PlanRoom>,
+    /// Per cell: 1 + the index of the room with a parking plan holding it, else 0.
+    plan_of: Vec<u8>,
+    /// Per cell: its key in the contents key of a room with a parking plan (0 elsewhere).
+    plan_key: Vec<u64>,
+    /// Per room with a parking plan: the (before, after) contents keys of its steps, and of
+    /// every run of steps that pushes one box.
+    plan_steps: Vec<HashSet<(u64, u64)>>,
 }
 
 impl GoalRooms {
     /// Finds the goal rooms of a level and their packing orders: those with one entrance,
     /// and with `several` also those with several (see the module docs).
     pub fn new(board: &Board, start: &State, several: bool) -> GoalRooms {
+        GoalRooms::with_plans(board, start, several, false)
+    }
+
+    /// Like [`GoalRooms::new`], and with `plans`, a room with one entrance that no packing
+    /// order fills one box at a time gets a parking plan ([`PlanRoom`]) when one is found.
+    pub fn with_plans(board: &Board, start: &State, several: bool, plans: bool) -> GoalRooms {
         let n = board.n_cells();
         let mut rooms = GoalRooms {
             rooms: Vec::new(),
             entrance_of: vec![(NONE, NONE); n],
             room_of: vec![NONE; n],
             step_of: vec![NONE; n],
+            plans: Vec::new(),
+            plan_of: Vec::new(),
+            plan_key: Vec::new(),
+            plan_steps: Vec::new(),
         };
         if n > MAX_BOARD_CELLS || n == 0 {
             return rooms;
@@ -175,23 +206,32 @@ impl GoalRooms {
         candidates.sort_by_key(|c| (std::cmp::Reverse(c.goals), c.cells.len(), c.entrances[0].cell));
         let mut taken = vec![false; n];
         for c in candidates {
-            rooms.take(board, c, &mut taken);
+            rooms.take(board, c, &mut taken, plans);
         }
         if several {
             for c in corridor_rooms(board, start) {
-                rooms.take(board, c, &mut taken);
+                rooms.take(board, c, &mut taken, false);
             }
         }
         rooms
     }
 
-    /// Adds the room `c` unless it overlaps one taken or has no packing order.
-    fn take(&mut self, board: &Board, c: Candidate, taken: &mut [bool]) {
+    /// Adds the room `c` unless it overlaps one taken or has no packing order (nor, with
+    /// `plans`, a parking plan).
+    fn take(&mut self, board: &Board, c: Candidate, taken: &mut [bool], plans: bool) {
         let squares = || c.entrances.iter().flat_map(|e| [e.cell, e.outside]).chain(c.cells.iter().copied());
         if squares().any(|x| taken[x as usize]) {
             return;
         }
         let Some((order, paths)) = packing_order(board, &c) else {
+            if plans && self.plans.len() < MAX_PLAN_ROOMS {
+                if let Some(plan) = PlanRoom::find(board, &c) {
+                    for x in squares() {
+                        taken[x as usize] = true;
+                    }
+                    self.add_plan(board, plan);
+                }
+            }
             return;
         };
         let id = self.rooms.len() as u16;
@@ -209,14 +249,91 @@ impl GoalRooms {
         self.rooms.push(GoalRoom { entrances: c.entrances, cells: c.cells, order, paths });
     }
 
+    /// Keys the contents of a room with a parking plan and records its steps.
+    fn add_plan(&mut self, board: &Board, plan: PlanRoom) {
+        let n = board.n_cells();
+        if self.plans.is_empty() {
+            self.plan_of = vec![0; n];
+            self.plan_key = vec![0; n];
+        }
+        let id = self.plans.len();
+        for &c in &plan.cells {
+            self.plan_of[c as usize] = id as u8 + 1;
+            let mut seed = (u64::from(c) + 1) ^ ((id as u64 + 1) << 32);
+            self.plan_key[c as usize] = crate::state::splitmix64(&mut seed) | 1;
+        }
+        // The contents key before each push (and after the last).
+        let mut keys = vec![0u64];
+        for p in &plan.pushes {
+            let to = board.neighbour(p.from, p.dir);
+            let last = keys[keys.len() - 1];
+            keys.push(last ^ self.plan_key[p.from as usize] ^ self.plan_key[to as usize]);
+        }
+        let mut steps = HashSet::new();
+        for t in 0..plan.pushes.len() {
+            // Every run of pushes of the box that push `t` moves.
+            let mut u = t;
+            loop {
+                steps.insert((keys[t], keys[u + 1]));
+                let at = board.neighbour(plan.pushes[u].from, plan.pushes[u].dir);
+                if u + 1 == plan.pushes.len() || plan.pushes[u + 1].from != at {
+                    break;
+                }
+                u += 1;
+            }
+        }
+        self.plan_steps.push(steps);
+        self.plans.push(plan);
+    }
+
     /// The rooms found.
     pub fn rooms(&self) -> &[GoalRoom] {
         &self.rooms
     }
 
-    /// True if the level has no room with a packing order.
+    /// The rooms with a parking plan.
+    pub fn plans(&self) -> &[PlanRoom] {
+        &self.plans
+    }
+
+    /// True if the level has no room with a packing order or a parking plan.
     pub fn is_empty(&self) -> bool {
-        self.rooms.is_empty()
+        self.rooms.is_empty() && self.plans.is_empty()
+    }
+
+    /// The contents keys of the rooms with a parking plan when the boxes stand on `boxes`.
+    pub fn plan_keys(&self, boxes: &[Cell]) -> PlanKeys {
+        let mut keys = [0; MAX_PLAN_ROOMS];
+        if !self.plans.is_empty() {
+            for &b in boxes {
+                let r = self.plan_of[b as usize];
+                if r != 0 {
+                    keys[r as usize - 1] ^= self.plan_key[b as usize];
+                }
+            }
+        }
+        keys
+    }
+
+    /// True unless moving the box on `from` to `to` (by one push or a run of pushes of that
+    /// box) changes what a room with a parking plan holds other than by a step of its plan;
+    /// `keys` are [`GoalRooms::plan_keys`] of the position before the move.
+    #[inline]
+    pub fn plan_allows(&self, keys: &PlanKeys, from: Cell, to: Cell) -> bool {
+        if self.plans.is_empty() {
+            return true;
+        }
+        let (a, b) = (self.plan_of[from as usize], self.plan_of[to as usize]);
+        if a != 0 && b != 0 && a != b {
+            return false;
+        }
+        let r = a.max(b);
+        if r == 0 {
+            return true;
+        }
+        let before = keys[r as usize - 1];
+        let after = before ^ self.plan_key[from as usize] ^ self.plan_key[to as usize];
+        self.plan_steps[r as usize - 1].contains(&(before, after))
     }
 
     /// The room and entrance `cell` is, when a push in `dir` onto it comes from outside the
@@ -288,7 +405,7 @@ fn candidates(board: &Board, start: &State) -> Vec<Candidate> {
             let mut ok = true;
             while let Some(c) = stack.pop() {
                 cells.push(c);
-                if is_box[c as usize] || c == start.player || cells.len() > MAX_ROOM_CELLS {
+                if is_box[c as usize] || cells.len() > MAX_ROOM_CELLS {
                     ok = false;
                     break;
                 }
@@ -384,7 +501,7 @@ fn corridor_rooms(board: &Board, start: &State) -> Vec<Candidate> {
 }
 
 /// The fill order of a room's goals and the paths of each step from each entrance, or `None`
-/// when the greedy choice gets stuck.
+/// when the room cannot be filled one box at a time (or the search gives up).
 #[allow(clippy::type_complexity)]
 fn packing_order(board: &Board, room: &Candidate) -> Option<(Vec<Cell>, Vec<Vec<Option<Vec<Dir>>>>)> {
     let n = board.n_cells();
@@ -408,36 +525,278 @@ fn packing_order(board: &Board, room: &Candidate) -> Option<(Vec<Cell>, Vec<Vec<
     }
     let mut filled: Vec<Cell> = room.cells.iter().copied().filter(|&c| board.is_goal(c)).collect();
     filled.sort_by_key(|&g| (dist[g as usize], g));
-    let k = filled.len();
-    let m = room.entrances.len();
-    let mut order_rev = Vec::with_capacity(k);
-    let mut paths_rev = Vec::with_capacity(k);
-    let mut search = BoxPath::new(board, room, &in_room);
-    while !filled.is_empty() {
-        let need_exit = filled.len() < k || !room.all_goals;
-        // The first goal (nearest an entrance) some entrance has a path to; then the paths
-        // from the other entrances to it.
-        let found = (0..filled.len()).find_map(|t| {
+    let mut order = Order {
+        search: BoxPath::new(board, room, &in_room),
+        goals: filled.len(),
+        all_goals: room.all_goals,
+        dead: HashSet::new(),
+        budget: MAX_ORDER_SEARCHES,
+        order: Vec::with_capacity(filled.len()),
+        paths: Vec::with_capacity(filled.len()),
+    };
+    let ok = order.empty(&filled);
+    if !ok {
+        return None;
+    }
+    Some((order.order, order.paths))
+}
+
+/// The depth-first search for a packing order: it takes boxes out of the room one at a time,
+/// trying the goals nearest an entrance first, and backs up when it gets stuck.
+struct Order<'a> {
+    search: BoxPath<'a>,
+    /// The goals in the room.
+    goals: usize,
+    all_goals: bool,
+    /// Sets of filled goals known to get stuck.
+    dead: HashSet<Vec<Cell>>,
+    /// Path searches left.
+    budget: usize,
+    /// The fill order found, first goal first (the last one taken out), and its paths.
+    order: Vec<Cell>,
+    paths: Vec<Vec<Option<Vec<Dir>>>>,
+}
+
+impl Order<'_> {
+    /// True (with the steps pushed on the order) if the room holding boxes on
+    /// `filled` (sorted nearest an entrance first) can be emptied.
+    fn empty(&mut self, filled: &[Cell]) -> bool {
+        if filled.is_empty() {
+            return true;
+        }
+        let mut key = filled.to_vec();
+        key.sort_unstable();
+        if self.dead.contains(&key) {
+            return false;
+        }
+        let need_exit = filled.len() < self.goals || !self.all_goals;
+        let m = self.search.room.entrances.len();
+        for t in 0..filled.len() {
             let g = filled[t];
             let others: Vec<Cell> = filled.iter().copied().filter(|&x| x != g).collect();
-            (0..m)
-                .find_map(|e| search.find(&others, e, g, need_exit).map(|path| (t, e, others.clone(), path)))
-        });
-        let (t, first, others, path) = found?;
-        let g = filled.remove(t);
-        let paths: Vec<Option<Vec<Dir>>> = (0..m)
-            .map(|e| match e.cmp(&first) {
-                std::cmp::Ordering::Less => None,
-                std::cmp::Ordering::Equal => Some(path.clone()),
-                std::cmp::Ordering::Greater => search.find(&others, e, g, need_exit),
-            })
-            .collect();
-        order_rev.push(g);
-        paths_rev.push(paths);
+            let mut first = None;
+            for e in 0..m {
+                if self.budget == 0 {
+                    return false;
+                }
+                self.budget -= 1;
+                if let Some(path) = self.search.find(&others, e, g, need_exit) {
+                    first = Some((e, path));
+                    break;
+                }
+            }
+            let Some((first, path)) = first else { continue };
+            if !self.empty(&others) {
+                if self.budget == 0 {
+                    return false;
+                }
+                continue;
+            }
+            // The paths from the other entrances to the goal taken out.
+            let paths: Vec<Option<Vec<Dir>>> = (0..m)
+                .map(|e| match e.cmp(&first) {
+                    std::cmp::Ordering::Less => None,
+                    std::cmp::Ordering::Equal => Some(path.clone()),
+                    std::cmp::Ordering::Greater => self.search.find(&others, e, g, need_exit),
+                })
+                .collect();
+            // The goals of `others` were pushed by the call that emptied them: `g` comes after.
+            self.order.push(g);
+            self.paths.push(paths);
+            return true;
+        }
+        self.dead.insert(key);
+        false
     }
-    order_rev.reverse();
-    paths_rev.reverse();
-    Some((order_rev, paths_rev))
+}
+
+/// A goal room with one entrance filled by a parking plan: pushes that take it from empty
+/// to full, boxes arriving on the entrance one at a time, where a box may wait on a square
+/// that is not its goal (or on another goal) while later boxes pass. Found by weighted A*
+/// backwards from the full room ([`PLAN_WEIGHT`], at most [`MAX_PLAN_STATES`] positions)
+/// when no packing order fills the room one box at a time. The search keeps to it through
+/// [`GoalRooms::plan_allows`]: every push that changes what the room holds must be a step of
+/// the plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanRoom {
+    entrance: Entrance,
+    cells: Vec<Cell>,
+    pushes: Vec<Push>,
+}
+
+/// The most positions of a room the parking plan's search looks at.
+pub const MAX_PLAN_STATES: usize = 200_000;
+
+/// The weight of the distance to the way out in the parking plan's search (weighted A*:
+/// pulls so far plus this times the lone-box pushes of the boxes from the entrance). Greedy
+/// (distance only) found a 208-push plan for Sasquatch 38's left room, weight 3 one of 160.
+pub const PLAN_WEIGHT: u32 = 3;
+
+/// The most rooms with a parking plan a level gets (their contents are keyed per room).
+pub const MAX_PLAN_ROOMS: usize = 4;
+
+/// The keys of what each room with a parking plan holds, for [`GoalRooms::plan_allows`].
+pub type PlanKeys = [u64; MAX_PLAN_ROOMS];
+
+impl PlanRoom {
+    /// The entrance.
+    pub fn entrance(&self) -> Entrance {
+        self.entrance
+    }
+
+    /// The squares of the room (without the entrance), ascending.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The plan's pushes, from the empty room to the full one. Each box comes in by a push
+    /// from the entrance (the box on it, the player on the square outside it); between those,
+    /// the pushes of boxes inside the room, the player walking in the room only.
+    pub fn pushes(&self) -> &[Push] {
+        &self.pushes
+    }
+
+    /// A parking plan for a room with one entrance, or `None` when the search finds none
+    /// within [`MAX_PLAN_STATES`] positions.
+    ///
+    /// The search pulls boxes out of the full room, the player starting where it can walk
+    /// out (or anywhere, for a room that holds every goal): a box pulled from the square
+    /// inside the entrance onto it, the player stepping out, has left. Positions are keyed
+    /// by boxes and the player's region in the room; a box is never pulled onto a square
+    /// that a lone box pushed in from the entrance cannot reach. The order is weighted A*
+    /// ([`PLAN_WEIGHT`]) on the pulls so far and the lone-box pushes from the entrance to
+    /// each box, plus one per box; an empty room ends it, and the pulls read backwards are the
+    /// plan's pushes.
+    fn find(board: &Board, room: &Candidate) -> Option<PlanRoom> {
+        let [entrance] = room.entrances[..] else { return None };
+        let n = board.n_cells();
+        let (e, o) = (entrance.cell, entrance.outside);
+        // The player's space: the room, the entrance and the square outside it, which stands
+        // for everything outside; a fill never leaves it.
+        let mut walls = BoxMap::new(n);
+        let mut in_room = vec![false; n];
+        for &c in &room.cells {
+            in_room[c as usize] = true;
+        }
+        for c in 0..n as Cell {
+            if !in_room[c as usize] && c != e && c != o {
+                walls.set(c, 0);
+            }
+        }
+        let depth = lone_box_depths(board, &entrance, &in_room, &walls);
+        let goals: Vec<Cell> = room.cells.iter().copied().filter(|&c| board.is_goal(c)).collect();
+        if goals.iter().any(|&g| depth[g as usize] == u32::MAX) {
+            return None;
+        }
+        let h = |boxes: &[Cell]| boxes.iter().map(|&b| depth[b as usize] + 1).sum::<u32>();
+        let mut reach = Reach::new(n);
+        let mut map = walls.clone();
+        // The positions: boxes (ascending), the player's square, the parent and the forward
+        // push that leads from this position to the parent.
+        let mut nodes: Vec<(Vec<Cell>, Cell, usize, Push, u32)> = Vec::new();
+        let key = |g: u32, h: u32| g + PLAN_WEIGHT * h;
+        let mut seen: HashSet<(Vec<Cell>, Cell)> = HashSet::new();
+        let mut open = std::collections::BinaryHeap::new();
+        let none = Push { from: NO_CELL, dir: Dir::Up };
+        map.set_all(&goals);
+        let mut starts = vec![e];
+        if room.all_goals {
+            starts.extend(room.cells.iter().copied().filter(|c| !board.is_goal(*c)));
+        }
+        for p in starts {
+            let min = reach.fill(board, &map, p);
+            if seen.insert((goals.clone(), min)) {
+                open.push((std::cmp::Reverse(key(0, h(&goals))), nodes.len()));
+                nodes.push((goals.clone(), p, usize::MAX, none, 0));
+            }
+        }
+        map.clear_all(&goals);
+        while let Some((_, at)) = open.pop() {
+            if nodes.len() > MAX_PLAN_STATES {
+                return None;
+            }
+            let (boxes, player) = (nodes[at].0.clone(), nodes[at].1);
+            if boxes.is_empty() {
+                let mut pushes = Vec::new();
+                let mut k = at;
+                while nodes[k].2 != usize::MAX {
+                    pushes.push(nodes[k].3);
+                    k = nodes[k].2;
+                }
+                return Some(PlanRoom { entrance, cells: room.cells.clone(), pushes });
+            }
+            map.set_all(&boxes);
+            reach.fill(board, &map, player);
+            let mut children = Vec::new();
+            for (i, &b) in boxes.iter().enumerate() {
+                for d in Dir::ALL {
+                    // The player on `p` beside the box steps on to `p2`; the box follows to `p`.
+                    let p = board.neighbour(b, d);
+                    if p == NO_CELL || !reach.contains(p) {
+                        continue;
+                    }
+                    let p2 = board.neighbour(p, d);
+                    if p2 == NO_CELL || map.is_box(p2) {
+                        continue;
+                    }
+                    let mut child = boxes.clone();
+                    if p == e {
+                        child.remove(i);
+                    } else if in_room[p as usize] && depth[p as usize] != u32::MAX {
+                        child[i] = p;
+                        child.sort_unstable();
+                    } else {
+                        continue;
+                    }
+                    children.push((child, p2, Push { from: p, dir: d.opposite() }));
+                }
+            }
+            map.clear_all(&boxes);
+            for (child, p2, push) in children {
+                map.set_all(&child);
+                let min = reach.fill(board, &map, p2);
+                map.clear_all(&child);
+                if seen.insert((child.clone(), min)) {
+                    let g = nodes[at].4 + 1;
+                    open.push((std::cmp::Reverse(key(g, h(&child))), nodes.len()));
+                    nodes.push((child, p2, at, push, g));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Per square of the room, the fewest pushes that take a lone box there from the entrance
+/// (the player starting outside it); `u32::MAX` where none do.
+fn lone_box_depths(board: &Board, entrance: &Entrance, in_room: &[bool], walls: &BoxMap) -> Vec<u32> {
+    let n = board.n_cells();
+    let mut depth = vec![u32::MAX; n];
+    let mut map = walls.clone();
+    let mut reach = Reach::new(n);
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::new();
+    queue.push_back((entrance.cell, entrance.outside, 0u32));
+    while let Some((b, p, k)) = queue.pop_front() {
+        map.set(b, 0);
+        let min = reach.fill(board, &map, p);
+        if !seen.insert((b, min)) {
+            map.clear(b);
+            continue;
+        }
+        if in_room[b as usize] {
+            depth[b as usize] = depth[b as usize].min(k);
+        }
+        for d in Dir::ALL {
+            let to = board.neighbour(b, d);
+            let behind = board.neighbour(b, d.opposite());
+            if to != NO_CELL && in_room[to as usize] && behind != NO_CELL && reach.contains(behind) {
+                queue.push_back((to, b, k + 1));
+            }
+        }
+        map.clear(b);
+    }
+    depth
 }
 
 /// Breadth-first search for pushes that take one box from an entrance (player outside) to a

@@ -34,7 +34,7 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 18] = [
+const EDGE: [Edge; 19] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
     Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
     Edge {
@@ -77,6 +77,12 @@ const EDGE: [Edge; 18] = [
         solution: Some(
             "LLLLLdLLulDDurDurrurrdLulLrrrrrdLulllldlluRRRRRRlldLLullddrUluRdrrurrrdLLLLLrrrrrrruL",
         ),
+    },
+    Edge {
+        file: "parking-room.xsb",
+        title: "Parking room",
+        n_boxes: 3,
+        solution: Some("rrruRRdrUdllllUUUUruLdddlldRdrUUUUlluurDR"),
     },
     Edge {
         file: "sealed-goal.xsb",

@@ -169,6 +169,10 @@ pub struct PruningArgs {
     /// inside it again (room discipline off).
     #[arg(long)]
     pub no_room_discipline: bool,
+    /// Give goal rooms that no packing order fills one box at a time no parking plan
+    /// (without one, such a room is searched like any other squares).
+    #[arg(long)]
+    pub no_room_plans: bool,
     /// Do not prune pulls onto squares that cannot return to a start square.
     #[arg(long)]
     pub no_pull_dead_squares: bool,

@@ -42,6 +42,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.goal_macros &= !p.no_goal_macros;
     push.goal_cut &= !p.no_goal_cut;
     push.room_discipline &= !p.no_room_discipline;
+    push.room_plans &= !p.no_room_plans;
     pull.dead_squares &= !p.no_pull_dead_squares;
     pull.pair_deadlocks &= !p.no_pull_pair_deadlocks;
     pull.start_freeze &= !p.no_pull_start_freeze;

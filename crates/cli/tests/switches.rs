@@ -29,6 +29,7 @@ const SWITCHES: &[&str] = &[
     "--no-goal-macros",
     "--no-goal-cut",
     "--no-room-discipline",
+    "--no-room-plans",
     "--packing",
     "--packing-macros",
     "--pull-sealed-starts",
@@ -115,6 +116,12 @@ fn a_technique_switched_off_prunes_nothing() {
     assert!(discipline(&[]) > 0);
     assert_eq!(discipline(&["--no-room-discipline"]), 0);
     assert_eq!(discipline(&["--no-goal-cut"]), 0);
+    // Parking plans need the room discipline and the goal cut too.
+    let plans = |extra: &[&str]| pruned("levels/edge/parking-room.xsb", "bidirectional", "room plan", extra);
+    assert!(plans(&[]) > 0);
+    assert_eq!(plans(&["--no-room-plans"]), 0);
+    assert_eq!(plans(&["--no-room-discipline"]), 0);
+    assert_eq!(plans(&["--no-goal-cut"]), 0);
     // Triple deadlocks are off unless asked for.
     let run = bisolve(&["levels/demo.xsb", "--json", "--strategy", "forward"]);
     for r in run.records() {

@@ -14,7 +14,7 @@ use bisolve_board::pairs::PairMode;
 use bisolve_board::rooms::{GoalRoom, GoalRooms};
 use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove};
-use bisolve_board::{BoxMap, Level, Reach, State};
+use bisolve_board::{BoxMap, Cell, Level, Reach, State};
 use bisolve_pull::confine::ConfineCheck;
 use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_pull::{Backward, PullConfig};
@@ -893,6 +893,69 @@ fn room_discipline_fills_rooms_in_their_order() {
     assert_eq!(broken, 0, "{broken} of {children} children break a room's order with the discipline on");
     let (children, broken) = rooms_out_of_order(&levels, PushConfig { room_discipline: false, ..on });
     assert!(broken > 0, "no child of {children} breaks a room's order without the discipline");
+}
+
+/// Parking plans: on a breadth-first walk of levels with a plan room, every child holds in
+/// each plan room what the plan holds at one of its steps; without the plans some child
+/// holds something else.
+#[test]
+fn rooms_with_parking_plans_keep_to_their_plans() {
+    let mut levels = common::valid_levels(&common::repo_levels().join("edge/parking-room.xsb"));
+    for file in ["microban.xsb", "microban2.xsb"] {
+        if let Some(collection) = common::shared_collection(file) {
+            let with_plans =
+                |l: &Level| !GoalRooms::with_plans(l.board(), l.start(), false, true).plans().is_empty();
+            levels.extend(collection.into_iter().filter(with_plans).take(4));
+        }
+    }
+    let on = PushConfig { packing_macros: false, ..PushConfig::default() };
+    assert!(on.goal_cut && on.room_discipline && on.room_plans, "plans are on by default");
+    let (children, off_plan) = rooms_off_plan(&levels, on);
+    assert!(children > 0);
+    assert_eq!(off_plan, 0, "{off_plan} of {children} children leave a room's plan with the plans on");
+    let (children, off_plan) = rooms_off_plan(&levels, PushConfig { room_plans: false, ..on });
+    assert!(off_plan > 0, "no child of {children} leaves a room's plan without the plans");
+}
+
+/// Walks each level with `config` ([`walk_forward`]): how many children it made, and in how
+/// many a room with a parking plan holds boxes on squares that no step of its plan has.
+fn rooms_off_plan(levels: &[Level], config: PushConfig) -> (usize, usize) {
+    let (mut made, mut off) = (0, 0);
+    for level in levels {
+        let board = level.board();
+        let rooms = GoalRooms::with_plans(board, level.start(), false, true);
+        assert!(!rooms.plans().is_empty(), "{}: no plan", level.name());
+        // What each plan holds at each of its steps.
+        let steps: Vec<HashSet<Vec<Cell>>> = rooms
+            .plans()
+            .iter()
+            .map(|plan| {
+                let mut held: Vec<Cell> = Vec::new();
+                let mut all = HashSet::from([held.clone()]);
+                for push in plan.pushes() {
+                    held.retain(|&c| c != push.from);
+                    held.push(board.neighbour(push.from, push.dir));
+                    held.sort_unstable();
+                    all.insert(held.clone());
+                }
+                all
+            })
+            .collect();
+        walk_forward(level, config, |_, _, _, nexts| {
+            for next in nexts {
+                made += 1;
+                let on_plan = rooms.plans().iter().zip(&steps).all(|(plan, steps)| {
+                    let held: Vec<Cell> =
+                        next.boxes.iter().copied().filter(|c| plan.cells().contains(c)).collect();
+                    steps.contains(&held)
+                });
+                if !on_plan {
+                    off += 1;
+                }
+            }
+        });
+    }
+    (made, off)
 }
 
 /// Expands up to 5,000 states of `level` breadth-first with `config`, calling `visit` with

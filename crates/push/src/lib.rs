@@ -32,7 +32,9 @@
 //! is taken on to the room's next goal in its packing order in one move; with the goal cut, a
 //! state where such a macro exists gets only its macros. The cut may lose solutions (a room
 //! that needs another order), so a forward search with it says it is not
-//! [`Expander::complete`].
+//! [`Expander::complete`]. With the cut and room discipline, a room with one entrance that
+//! no order fills one box at a time keeps to a parking plan instead (boxes may wait inside
+//! while others pass): only pushes that change the room's contents by a step of the plan.
 
 pub mod corral;
 pub mod corral_deadlock;
@@ -46,7 +48,7 @@ use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_along, Push};
 use bisolve_board::packing::PackingOrder;
 use bisolve_board::pairs::{PairMode, PairTable};
-use bisolve_board::rooms::{GoalRoom, GoalRooms};
+use bisolve_board::rooms::{GoalRoom, GoalRooms, PlanKeys, MAX_PLAN_ROOMS};
 use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
@@ -157,6 +159,16 @@ pub struct PushConfig {
     /// threads it solves XSokoban 26 in 1.7 s (unsolved without), and Microban I + II at 10 s
     /// stay 290/290 (see `benches/results/2026-11-27-room-discipline.txt`).
     pub room_discipline: bool,
+    /// Parking plans: a goal room with one entrance that no packing order fills one box at a
+    /// time (a box must wait inside, off its goal, while others pass) gets a parking plan,
+    /// found by a search backwards from the full room (see
+    /// [`bisolve_board::rooms::PlanRoom`]); the search then changes what the room holds only
+    /// by the plan's steps. Needs `room_discipline`. Default on (`--no-room-plans`): at 2M
+    /// states a level, one thread, XSokoban 1-45 and Sasquatch solve the same 57 levels,
+    /// with 0.99 times the states (Sasquatch 27, the only solved level with a plan, 0.66);
+    /// at 60 s on 2 threads 38 + 39 levels, the unsolved levels of earlier runs (see
+    /// `benches/results/2026-11-27-parking-plans.txt`).
+    pub room_plans: bool,
     /// Compute each child's feature cell (boxes off goals, areas of free squares) for the
     /// feature-cell ordering; costs one labelling of the board's areas and their cut squares
     /// per expansion, from which every child's areas and player region follow (so the
@@ -206,6 +218,7 @@ impl Default for PushConfig {
             room_entrances: false,
             goal_cut: true,
             room_discipline: true,
+            room_plans: true,
             features: false,
             packing: false,
             packing_macros: false,
@@ -227,10 +240,11 @@ pub struct Forward<'a> {
     sealed: Option<SealedTargets>,
     /// The goal areas, when the test is on and the board has some.
     goal_areas: Option<GoalAreas>,
-    /// Goal rooms with packing orders, when goal or packing macros are on and the level has
-    /// some (packing macros leave room goals to room macros, whichever macros are on, so
-    /// that a macro move decodes the same way for every configuration).
-    rooms: Option<GoalRooms>,
+    /// Goal rooms with packing orders or parking plans, when goal or packing macros are on
+    /// (empty when the level has none; packing macros leave room goals to room macros,
+    /// whichever macros are on, so that a macro move decodes the same way for every
+    /// configuration).
+    rooms: Option<Arc<GoalRooms>>,
     /// The goals' packing order, when feature cells count packed goals or packing macros
     /// are on.
     packing: Option<PackingOrder>,
@@ -241,6 +255,8 @@ pub struct Forward<'a> {
     /// one entrance, [`DISCIPLINED_ENTRANCE`] for their entrances; `None` when the discipline
     /// is off or the level has no such room.
     discipline: Option<Vec<u8>>,
+    /// Rooms with parking plans are kept to their plans ([`PushConfig::room_plans`]).
+    plans_on: bool,
 }
 
 /// A square of a room under room discipline (see [`PushConfig::room_discipline`]).
@@ -319,9 +335,16 @@ impl<'a> Forward<'a> {
         } else {
             None
         };
-        let rooms = (config.goal_macros || config.packing_macros)
-            .then(|| GoalRooms::new(board, start, config.room_entrances));
-        let rooms = rooms.filter(|r| !r.is_empty());
+        let plans_on = config.goal_macros && config.goal_cut && config.room_discipline && config.room_plans;
+        // The rooms depend on the level and on which kinds are looked for (a parking plan's
+        // search can take a tenth of a second): shared with a search that looked for the same.
+        let rooms = (config.goal_macros || config.packing_macros).then(|| {
+            let same =
+                |o: &&Forward<'_>| o.config.room_entrances == config.room_entrances && o.plans_on == plans_on;
+            others.iter().filter(same).find_map(|o| o.rooms.clone()).unwrap_or_else(|| {
+                Arc::new(GoalRooms::with_plans(board, start, config.room_entrances, plans_on))
+            })
+        });
         let packing = ((config.features && config.packing) || config.packing_macros)
             .then(|| PackingOrder::new(board, Side::Forward));
         let counts_packed =
@@ -331,7 +354,7 @@ impl<'a> Forward<'a> {
         let mut config = config;
         config.box_moves &= board.n_cells() <= BOX_MOVE_MAX_CELLS;
         let discipline = if config.goal_macros && config.goal_cut && config.room_discipline {
-            rooms.as_ref().and_then(|r| discipline_map(board, r))
+            rooms.as_deref().and_then(|r| discipline_map(board, r))
         } else {
             None
         };
@@ -347,12 +370,19 @@ impl<'a> Forward<'a> {
             packing,
             counts_packed,
             discipline,
+            plans_on,
         }
+    }
+
+    /// The goal rooms, when some have parking plans and the search keeps to them.
+    #[inline]
+    fn plan_rooms(&self) -> Option<&GoalRooms> {
+        self.rooms.as_deref().filter(|r| self.plans_on && !r.plans().is_empty())
     }
 
     /// The goal rooms macros use, when goal macros are on and the level has any.
     pub fn goal_rooms(&self) -> Option<&GoalRooms> {
-        self.rooms.as_ref().filter(|_| self.config.goal_macros)
+        self.rooms.as_deref().filter(|r| self.config.goal_macros && !r.is_empty())
     }
 
     /// True if the room discipline forbids a plain move (a push or a push of a run, not a
@@ -361,6 +391,13 @@ impl<'a> Forward<'a> {
     #[inline]
     fn undisciplined(&self, from: Cell, to: Cell) -> bool {
         self.discipline.as_ref().is_some_and(|m| m[to as usize] != 0 || m[from as usize] == DISCIPLINED_ROOM)
+    }
+
+    /// True if moving the box on `from` to `to` (a push or a push of a run) changes what a
+    /// room with a parking plan holds other than by a step of its plan.
+    #[inline]
+    fn off_plan(&self, ctx: &Context, from: Cell, to: Cell) -> bool {
+        self.plan_rooms().is_some_and(|r| !r.plan_allows(&ctx.plan_keys, from, to))
     }
 
     /// The pair deadlock table, when it is on and the board is small enough for one.
@@ -382,6 +419,8 @@ impl<'a> Forward<'a> {
 /// Facts about the state being expanded, shared by all its pushes.
 struct Context {
     region_min: Cell,
+    /// What the rooms with parking plans hold, when there are any.
+    plan_keys: PlanKeys,
     off_goal: usize,
     base: Fingerprint,
     /// Distances around the boxes frozen on goals, when there are any.
@@ -459,7 +498,7 @@ impl Forward<'_> {
             if self.config.packing_macros {
                 if let Some(order) = &self.packing {
                     for t in order.entered_from(to) {
-                        if self.rooms.as_ref().is_none_or(|r| r.step_of(t).is_none()) {
+                        if self.rooms.as_deref().is_none_or(|r| r.step_of(t).is_none()) {
                             self.push_way_in(s, node, ctx, i, order, t, dir, out);
                         }
                     }
@@ -710,9 +749,15 @@ impl Forward<'_> {
         let macro_player = how.player();
         let zobrist = board.zobrist();
         let b = node.boxes[i];
-        if !matches!(how, Arrival::Macro(..)) && self.undisciplined(b, to) {
-            s.pruned_discipline += 1;
-            return false;
+        if !matches!(how, Arrival::Macro(..)) {
+            if self.undisciplined(b, to) {
+                s.pruned_discipline += 1;
+                return false;
+            }
+            if self.off_plan(ctx, b, to) {
+                s.pruned_plan += 1;
+                return false;
+            }
         }
         s.boxes.shift(b, to);
         let verdict = if self.config.freeze || self.config.frozen_goals {
@@ -845,7 +890,7 @@ impl Forward<'_> {
             let player = self.board.neighbour(from, back);
             (from != NO_CELL && player != NO_CELL).then_some((from, player))
         };
-        if let Some((room, j)) = self.rooms.as_ref().and_then(|r| r.step_of(mv.to())) {
+        if let Some((room, j)) = self.rooms.as_deref().and_then(|r| r.step_of(mv.to())) {
             let first = room.entrances()[0];
             if room.single_entrance() && mv.dir() == first.dir.opposite() {
                 room.path(j, 0)?;
@@ -906,6 +951,7 @@ pub struct PushScratch {
     packing_macros: u64,
     goal_cuts: u64,
     pruned_discipline: u64,
+    pruned_plan: u64,
 }
 
 impl Expander for Forward<'_> {
@@ -952,6 +998,7 @@ impl Expander for Forward<'_> {
             packing_macros: 0,
             goal_cuts: 0,
             pruned_discipline: 0,
+            pruned_plan: 0,
         }
     }
 
@@ -1005,6 +1052,7 @@ impl Expander for Forward<'_> {
         }
         let ctx = Context {
             region_min,
+            plan_keys: self.plan_rooms().map_or([0; MAX_PLAN_ROOMS], |r| r.plan_keys(node.boxes)),
             off_goal: node.boxes.iter().filter(|&&b| !board.is_goal(b)).count(),
             base: node.fp ^ board.zobrist().player_key(node.player),
             table,
@@ -1148,6 +1196,7 @@ impl Expander for Forward<'_> {
             ("packing macros", s.packing_macros),
             ("goal cut (restricted expansions)", s.goal_cuts),
             ("room discipline", s.pruned_discipline),
+            ("room plan", s.pruned_plan),
             ("box moves past the first push", s.run_pushes),
             ("box moves left to the run before (moved last)", s.runs_skipped),
         ]
@@ -1195,6 +1244,7 @@ mod tests {
             room_entrances: false,
             goal_cut: false,
             room_discipline: false,
+            room_plans: false,
             features: false,
             packing: false,
             packing_macros: false,
@@ -1226,6 +1276,42 @@ mod tests {
         assert!(!pruned.contains(&closing));
         // The push the other way, which opens nothing, is kept.
         assert!(pruned.contains(&level.board().cell(4, 7).expect("floor")));
+    }
+
+    #[test]
+    fn a_room_with_a_parking_plan_changes_only_by_its_steps() {
+        // levels/edge/parking-room.xsb: the first box into the room at the top must wait on
+        // the square left of the entrance's column while the second passes.
+        let level = Level::parse(
+            "######\n#  # #\n#   .#\n# .  #\n### #####\n#      .#\n# $$ $  #\n#@      #\n#########",
+        )
+        .expect("valid level");
+        let board = level.board();
+        let at = |x, y| board.cell(x, y).expect("floor");
+        // The first box has come in and up; the player stands below it.
+        let state = State::new(vec![at(3, 2), at(3, 6), at(5, 6)], at(3, 3));
+        let rooms = PushConfig {
+            goal_macros: true,
+            goal_cut: true,
+            room_discipline: true,
+            room_plans: true,
+            ..nothing()
+        };
+        let moves_of_the_box = |config: PushConfig| {
+            let forward = Forward::new(board, level.start(), config);
+            let mut scratch = forward.new_scratch();
+            let children = children_of(&forward, &mut scratch, board, &state, NO_CELL);
+            let mut to: Vec<Cell> =
+                children.iter().filter(|(s, _)| !s.boxes.contains(&at(3, 2))).map(|(_, c)| c.to).collect();
+            to.sort_unstable();
+            to
+        };
+        // Without the plan it can go right, onto the right-hand goal, which would leave the
+        // left-hand goal no way in; the plan parks it on the left.
+        assert_eq!(moves_of_the_box(PushConfig { room_plans: false, ..rooms }), vec![at(2, 2), at(4, 2)]);
+        assert_eq!(moves_of_the_box(rooms), vec![at(2, 2)]);
+        let forward = Forward::new(board, level.start(), rooms);
+        assert!(!forward.complete(), "a search kept to a plan is not complete");
     }
 
     #[test]
