@@ -691,8 +691,8 @@ impl PlanRoom {
         let h = |boxes: &[Cell]| boxes.iter().map(|&b| depth[b as usize] + 1).sum::<u32>();
         let mut reach = Reach::new(n);
         let mut map = walls.clone();
-        // The positions: boxes (ascending), the player's square, the parent and the forward
-        // push that leads from this position to the parent.
+        // The positions: boxes (ascending), the player's square, the parent, the forward
+        // push that leads from this position to the parent, and the pulls so far.
         let mut nodes: Vec<(Vec<Cell>, Cell, usize, Push, u32)> = Vec::new();
         let key = |g: u32, h: u32| g + PLAN_WEIGHT * h;
         let mut seen: HashSet<(Vec<Cell>, Cell)> = HashSet::new();
