@@ -25,9 +25,14 @@
 //! the kept boxes and the player's region among them (keyed first by the square that names the
 //! child's player region in the whole position, so a knot seen again costs one lookup and no
 //! flood fill), like the sealed-goal test's.
+//!
+//! Boxes frozen on goals (they never move again) in and near the knot are not kept but
+//! *fixed*: they stand on the board as walls in the search ([`crate::subset`]), so a knot
+//! wedged against a packed goal area is seen as the real position has it. They count
+//! towards [`MIN_BOXES`] and [`MAX_BOXES`] as before, and the verdict is keyed by them too.
 
 use crate::pairs::PairMode;
-use crate::subset::{Outcome, SubsetSearch, VerdictCache};
+use crate::subset::{fixed_key, fixed_near, Outcome, SubsetSearch, VerdictCache};
 use crate::{Board, BoxMap, Cell, NO_CELL};
 
 /// How far (in steps over floor, walls blocking) from the kept boxes their window reaches.
@@ -68,6 +73,8 @@ pub struct JamCheck {
     /// Verdicts by the kept boxes and a square of the player's region.
     cache: VerdictCache,
     kept: Vec<Cell>,
+    /// Boxes frozen on goals in and near the knot, walls for the search.
+    fixed: Vec<Cell>,
     /// Per cell: the floor squares of the eight around it ([`NO_CELL`] for walls), built on
     /// the first call (a check serves one board).
     around: Vec<[Cell; 8]>,
@@ -89,6 +96,8 @@ pub struct JamCheck {
     /// Searches that saw [`MAX_STATES`] states without a verdict, and cache misses left
     /// unsearched past the searches' share ([`FREE_STATES`]).
     pub gave_up: u64,
+    /// Searches run with frozen boxes as walls.
+    pub fixed_searches: u64,
     /// Deadlocks proved (cached verdicts included).
     pub proved: u64,
 }
@@ -101,6 +110,7 @@ impl JamCheck {
             search: SubsetSearch::new(n_cells),
             cache: VerdictCache::default(),
             kept: Vec::with_capacity(MAX_BOXES),
+            fixed: Vec::new(),
             around: Vec::new(),
             window: vec![0; n_cells],
             stamp: 0,
@@ -111,6 +121,7 @@ impl JamCheck {
             checks: 0,
             searches: 0,
             gave_up: 0,
+            fixed_searches: 0,
             proved: 0,
         }
     }
@@ -125,18 +136,35 @@ impl JamCheck {
     }
 
     /// True if the move onto `to`, giving the position `boxes` with the player in the region
-    /// of `player`, leaves the boxes knotted around `to` unable to get away or home.
-    pub fn is_dead(&mut self, board: &Board, boxes: &BoxMap, to: Cell, player: Cell) -> bool {
+    /// of `player`, leaves the boxes knotted around `to` unable to get away or home. `frozen`
+    /// (sorted) are boxes of the position that never move again, none of them the one on
+    /// `to`; `&[]` is always sound.
+    pub fn is_dead(
+        &mut self,
+        board: &Board,
+        boxes: &BoxMap,
+        to: Cell,
+        player: Cell,
+        frozen: &[Cell],
+    ) -> bool {
         self.calls += 1;
         self.gather(board, boxes, to);
         let mode = self.mode;
         if self.kept.len() < MIN_BOXES || self.kept.iter().all(|&c| Self::is_target(mode, board, c)) {
             return false;
         }
+        let mut fixed = 0;
+        if !frozen.is_empty() {
+            fixed_near(board, frozen, &self.kept, RADIUS, &[], &mut self.fixed);
+            self.kept.retain(|c| frozen.binary_search(c).is_err());
+            fixed = fixed_key(board, &self.fixed);
+        } else {
+            self.fixed.clear();
+        }
         self.checks += 1;
         self.kept.sort_unstable();
         let zobrist = board.zobrist();
-        let quick = zobrist.fingerprint(&self.kept, player).0;
+        let quick = zobrist.fingerprint(&self.kept, player).0 ^ fixed;
         let dead = match self.cache.get(quick) {
             Some(dead) => dead,
             None if self.spent > self.free + self.calls / CALLS_PER_STATE => {
@@ -144,8 +172,8 @@ impl JamCheck {
                 return false;
             }
             None => {
-                let region = self.search.region_min(board, &self.kept, player);
-                let key = zobrist.fingerprint(&self.kept, region).0;
+                let region = self.search.region_min(board, &self.kept, &self.fixed, player);
+                let key = zobrist.fingerprint(&self.kept, region).0 ^ fixed;
                 let dead = match self.cache.get(key) {
                     Some(dead) => dead,
                     None => {
@@ -227,11 +255,13 @@ impl JamCheck {
             }
         }
         self.searches += 1;
+        self.fixed_searches += u64::from(!self.fixed.is_empty());
         let (window, mode) = (&self.window, self.mode);
-        let outcome = self.search.run(board, mode, &self.kept, region, MAX_STATES, |_, kept, _| {
-            kept.iter().any(|&c| window[c as usize] != stamp)
-                || kept.iter().all(|&c| Self::is_target(mode, board, c))
-        });
+        let outcome =
+            self.search.run(board, mode, &self.kept, &self.fixed, region, MAX_STATES, |_, kept, _| {
+                kept.iter().any(|&c| window[c as usize] != stamp)
+                    || kept.iter().all(|&c| Self::is_target(mode, board, c))
+            });
         self.gave_up += u64::from(outcome == Outcome::OutOfBudget);
         self.spent += self.search.states_seen() as u64;
         outcome == Outcome::Exhausted
@@ -254,7 +284,7 @@ mod tests {
         map.set_all(&start.boxes);
         let to = board.cell(x, y).expect("a floor square");
         assert!(map.is_box(to), "no box on ({x}, {y})");
-        let dead = check.is_dead(board, &map, to, start.player);
+        let dead = check.is_dead(board, &map, to, start.player, &[]);
         (dead, check)
     }
 
@@ -291,8 +321,8 @@ mod tests {
         let mut map = BoxMap::new(board.n_cells());
         map.set_all(&level.start().boxes);
         let to = board.cell(10, 5).expect("floor");
-        assert!(check.is_dead(board, &map, to, level.start().player));
-        assert!(check.is_dead(board, &map, to, level.start().player));
+        assert!(check.is_dead(board, &map, to, level.start().player, &[]));
+        assert!(check.is_dead(board, &map, to, level.start().player, &[]));
         assert_eq!((check.checks, check.searches, check.proved), (2, 1, 2));
     }
 

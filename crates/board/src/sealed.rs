@@ -24,14 +24,18 @@
 //! the way in that the search looks for is `n` and `q` free of kept boxes with `s` in the
 //! player's region. The same argument, with pulls, makes the test sound.
 //!
-//! Verdicts are cached per thread by the target, the kept boxes and the player's region among
-//! them, so a sealed target seen again costs one lookup. This is the deadlock learning of the
+//! Boxes frozen on goals (they never move again) are not kept but *fixed*: those within
+//! [`FIXED_MARGIN`] squares of the target stand on the board as walls ([`crate::subset`]),
+//! so a goal walled in by frozen boxes farther out than the kept ones is still seen sealed.
+//!
+//! Verdicts are cached per thread by the target, the kept boxes, the fixed ones and the
+//! player's region among them, so a sealed target seen again costs one lookup. This is the deadlock learning of the
 //! searches: a pattern once proved dead prunes every later state that contains it.
 
 use std::collections::VecDeque;
 
 use crate::pairs::PairMode;
-use crate::subset::{Outcome, SubsetSearch, VerdictCache};
+use crate::subset::{fixed_key, fixed_near, Outcome, SubsetSearch, VerdictCache};
 use crate::{Board, BoxMap, Cell, Dir, Reach, NO_CELL};
 
 /// How far (in steps over floor, walls blocking) from a sealed target the kept boxes may be.
@@ -43,6 +47,10 @@ pub const MAX_BOXES: usize = 10;
 
 /// The most states one search visits before it gives up without a verdict.
 pub const MAX_STATES: usize = 2000;
+
+/// How far (by row and by column) from a sealed target the frozen boxes that stand as walls
+/// in its search may be.
+pub const FIXED_MARGIN: u32 = RADIUS + 2;
 
 /// Where to look for sealed targets on one board and in one direction, computed once.
 #[derive(Debug, Clone)]
@@ -145,10 +153,13 @@ pub struct SealedCheck {
     /// Verdicts by [`SealedCheck::key`].
     cache: VerdictCache,
     kept: Vec<Cell>,
+    fixed: Vec<Cell>,
     /// Searches run (cache misses).
     pub searches: u64,
     /// Searches that saw [`MAX_STATES`] states without a verdict.
     pub gave_up: u64,
+    /// Searches run with frozen boxes as walls.
+    pub fixed_searches: u64,
     /// Sealed targets whose verdict was not cached under the child's own player square, so
     /// the player's region among the kept boxes had to be filled.
     pub checks: u64,
@@ -163,8 +174,10 @@ impl SealedCheck {
             search: SubsetSearch::new(n_cells),
             cache: VerdictCache::default(),
             kept: Vec::new(),
+            fixed: Vec::new(),
             searches: 0,
             gave_up: 0,
+            fixed_searches: 0,
             checks: 0,
             proved: 0,
         }
@@ -177,7 +190,8 @@ impl SealedCheck {
     }
 
     /// True if a move onto `to`, giving the position `boxes` with the player in the region of
-    /// `player`, leaves a target near `to` sealed for good.
+    /// `player`, leaves a target near `to` sealed for good. `frozen` (sorted) are boxes of the
+    /// position that never move again, none of them the one on `to`; `&[]` is always sound.
     pub fn is_dead(
         &mut self,
         targets: &SealedTargets,
@@ -185,6 +199,7 @@ impl SealedCheck {
         boxes: &BoxMap,
         to: Cell,
         player: Cell,
+        frozen: &[Cell],
     ) -> bool {
         for &t in &targets.near[to as usize] {
             if boxes.is_box(t) || !targets.is_sealed(board, boxes, t) {
@@ -192,32 +207,43 @@ impl SealedCheck {
             }
             let window = &targets.window[targets.index[t as usize] as usize];
             self.kept.clear();
-            self.kept.extend(window.iter().copied().filter(|&c| boxes.is_box(c)).take(MAX_BOXES));
+            self.kept.extend(
+                window
+                    .iter()
+                    .copied()
+                    .filter(|&c| boxes.is_box(c) && frozen.binary_search(&c).is_err())
+                    .take(MAX_BOXES),
+            );
             self.kept.sort_unstable();
+            fixed_near(board, frozen, &[t], FIXED_MARGIN, &[], &mut self.fixed);
+            let fixed = fixed_key(board, &self.fixed);
             // The verdict belongs to the target, the kept boxes and the player's region among
             // them, so any square of that region keys it: the child's player square first,
             // which spares the fill when the same pattern comes back.
-            let quick = Self::key(board, &self.kept, player, t);
+            let quick = Self::key(board, &self.kept, player, t) ^ fixed;
             let dead = match self.cache.get(quick) {
                 Some(dead) => dead,
                 None => {
                     self.checks += 1;
-                    let region = self.search.region_min(board, &self.kept, player);
-                    if targets.is_open(board, |c| self.kept.binary_search(&c).is_ok(), self.search.reach(), t)
-                    {
+                    let region = self.search.region_min(board, &self.kept, &self.fixed, player);
+                    let (kept, held) = (&self.kept, &self.fixed);
+                    let is_box = |c| kept.binary_search(&c).is_ok() || held.binary_search(&c).is_ok();
+                    if targets.is_open(board, is_box, self.search.reach(), t) {
                         // Only when boxes next to the target were left out: not sealed among
                         // the kept ones.
                         continue;
                     }
-                    let key = Self::key(board, &self.kept, region, t);
+                    let key = Self::key(board, &self.kept, region, t) ^ fixed;
                     let dead = match self.cache.get(key) {
                         Some(dead) => dead,
                         None => {
                             self.searches += 1;
+                            self.fixed_searches += u64::from(!self.fixed.is_empty());
                             let outcome = self.search.run(
                                 board,
                                 targets.mode,
                                 &self.kept,
+                                &self.fixed,
                                 region,
                                 MAX_STATES,
                                 |map, kept, reach| {
@@ -257,7 +283,7 @@ mod tests {
         let mut check = SealedCheck::new(board.n_cells());
         let mut map = BoxMap::new(board.n_cells());
         map.set_all(&start.boxes);
-        start.boxes.iter().any(|&to| check.is_dead(&goals, board, &map, to, start.player))
+        start.boxes.iter().any(|&to| check.is_dead(&goals, board, &map, to, start.player, &[]))
     }
 
     #[test]
@@ -278,6 +304,42 @@ mod tests {
         assert!(!dead("#####\n#@$.#\n#####\n"));
     }
 
+    /// The boxes of the level's start that stand on goals frozen, sorted.
+    fn frozen_on_goals(board: &crate::Board, map: &BoxMap, boxes: &[Cell]) -> Vec<Cell> {
+        use crate::freeze::{FreezeCheck, Verdict};
+        let mut freeze = FreezeCheck::default();
+        let mut out: Vec<Cell> = boxes
+            .iter()
+            .copied()
+            .filter(|&b| freeze.check(board, map, b) == Verdict::FrozenOnGoals)
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn frozen_boxes_beyond_the_kept_ones_seal_a_goal_as_walls() {
+        // The goal's only way in has the player on the middle of a 2x4 block of boxes frozen
+        // in the corner. Within three steps of the goal are only some of the block's boxes;
+        // alone, they can be shuffled about until a box gets in. With the block fixed as
+        // walls, nothing can.
+        let level = Level::parse("########\n#** ####\n#** .###\n#**$####\n#** @  #\n########\n")
+            .expect("valid level");
+        let board = level.board();
+        let start = level.start();
+        let goals = SealedTargets::new(board, PairMode::Push);
+        let mut map = BoxMap::new(board.n_cells());
+        map.set_all(&start.boxes);
+        let frozen = frozen_on_goals(board, &map, &start.boxes);
+        assert_eq!(frozen.len(), 8, "the whole block is frozen");
+        let loose = board.cell(3, 3).expect("floor");
+        let mut check = SealedCheck::new(board.n_cells());
+        assert!(!check.is_dead(&goals, board, &map, loose, start.player, &[]));
+        assert_eq!(check.searches, 1, "the goal is sealed, so it was searched");
+        assert!(check.is_dead(&goals, board, &map, loose, start.player, &frozen));
+        assert_eq!(check.searches, 2, "the fixed boxes key a verdict of their own");
+    }
+
     #[test]
     fn an_open_goal_is_never_searched() {
         let level = Level::parse("#######\n#@$  .#\n#######\n").expect("valid level");
@@ -287,7 +349,7 @@ mod tests {
         let mut map = BoxMap::new(board.n_cells());
         map.set_all(&level.start().boxes);
         let to = level.start().boxes[0];
-        assert!(!check.is_dead(&goals, board, &map, to, level.start().player));
+        assert!(!check.is_dead(&goals, board, &map, to, level.start().player, &[]));
         assert_eq!((check.checks, check.searches), (0, 0));
     }
 }

@@ -7,6 +7,13 @@
 //! makes with the kept boxes, in order and with the others left out, are a path of this
 //! search: if a test must hold somewhere along every solution, and the search runs out of
 //! states without meeting it, the position has no solution.
+//!
+//! A search may also keep *fixed* boxes: boxes of the position that can never move again
+//! (frozen on goals), which stand on the board as walls and are never pushed. A box that can
+//! never move in the whole level stays put along every solution, so the argument above holds
+//! with them on the board, and the verdicts get sharper: a fixed box near the kept ones
+//! blocks them, and the player, as the real one does. [`fixed_near`] picks the fixed boxes
+//! near a search's boxes and [`fixed_key`] keys verdicts by them.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
@@ -80,11 +87,13 @@ impl SubsetSearch {
     }
 
     /// The normalized player square (smallest cell of the region of `player`) with only the
-    /// boxes on `boxes` on the board.
-    pub fn region_min(&mut self, board: &Board, boxes: &[Cell], player: Cell) -> Cell {
+    /// boxes on `boxes` and `fixed` on the board.
+    pub fn region_min(&mut self, board: &Board, boxes: &[Cell], fixed: &[Cell], player: Cell) -> Cell {
         self.boxes.set_all(boxes);
+        self.boxes.set_all(fixed);
         let min = self.reach.fill(board, &self.boxes, player);
         self.boxes.clear_all(boxes);
+        self.boxes.clear_all(fixed);
         min
     }
 
@@ -99,12 +108,35 @@ impl SubsetSearch {
     }
 
     /// Breadth-first search over every sequence of pushes (`PairMode::Push`) or pulls
-    /// (`PairMode::Pull`) of the boxes on `start` (sorted), the other boxes removed, with the
-    /// player starting anywhere in the region of `player`. Moves onto the direction's dead
-    /// squares, and pushes that freeze a box off a goal, are not made. `test` is asked about
-    /// every position made by a move (the root is not asked): its box map, its boxes (in no
-    /// particular order) and the player's region.
+    /// (`PairMode::Pull`) of the boxes on `start` (sorted), the other boxes removed but those
+    /// on `fixed` (boxes that never move, kept as walls; none of `start`), with the player
+    /// starting anywhere in the region of `player`. Moves onto the direction's dead squares,
+    /// and pushes that freeze a box off a goal, are not made. `test` is asked about every
+    /// position made by a move (the root is not asked): its box map (the fixed boxes
+    /// included), its moving boxes (in no particular order) and the player's region.
+    #[allow(clippy::too_many_arguments)]
     pub fn run<F>(
+        &mut self,
+        board: &Board,
+        mode: PairMode,
+        start: &[Cell],
+        fixed: &[Cell],
+        player: Cell,
+        max_states: usize,
+        test: F,
+    ) -> Outcome
+    where
+        F: FnMut(&BoxMap, &[Cell], &Reach) -> bool,
+    {
+        debug_assert!(fixed.iter().all(|c| !start.contains(c)), "a fixed box among the moving ones");
+        self.boxes.set_all(fixed);
+        let outcome = self.search(board, mode, start, player, max_states, test);
+        self.boxes.clear_all(fixed);
+        outcome
+    }
+
+    /// [`SubsetSearch::run`] with the fixed boxes already on the map.
+    fn search<F>(
         &mut self,
         board: &Board,
         mode: PairMode,
@@ -182,5 +214,105 @@ impl SubsetSearch {
             }
         }
         outcome
+    }
+}
+
+/// Appends to `out` (cleared first, left sorted) the cells of `frozen` (boxes that never move
+/// again) within `margin` squares, by row and by column, of the rectangle round `around`,
+/// leaving out those of `skip` (sorted).
+pub fn fixed_near(
+    board: &Board,
+    frozen: &[Cell],
+    around: &[Cell],
+    margin: u32,
+    skip: &[Cell],
+    out: &mut Vec<Cell>,
+) {
+    out.clear();
+    if frozen.is_empty() || around.is_empty() {
+        return;
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for &c in around {
+        let (x, y) = board.xy(c);
+        let (x, y) = (x as u32, y as u32);
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    let (x0, y0, x1, y1) = (x0.saturating_sub(margin), y0.saturating_sub(margin), x1 + margin, y1 + margin);
+    for &c in frozen {
+        let (x, y) = board.xy(c);
+        let (x, y) = (x as u32, y as u32);
+        if (x0..=x1).contains(&x) && (y0..=y1).contains(&y) && skip.binary_search(&c).is_err() {
+            out.push(c);
+        }
+    }
+    out.sort_unstable();
+}
+
+/// A key of the fixed boxes `fixed`, to be XORed into a verdict's key (0 for none): verdicts
+/// with different fixed boxes differ.
+pub fn fixed_key(board: &Board, fixed: &[Cell]) -> u128 {
+    fixed.iter().fold(0, |k, &c| k ^ board.zobrist().box_key(c).0.rotate_left(17))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Level;
+
+    /// Whether the search on the boxes at `moving`, the boxes at `fixed` as walls (and the
+    /// level's other boxes removed), gets a box onto the square `goal`.
+    fn reaches(
+        text: &str,
+        moving: &[(usize, usize)],
+        fixed: &[(usize, usize)],
+        goal: (usize, usize),
+    ) -> bool {
+        let level = Level::parse(text).expect("valid level");
+        let board = level.board();
+        let at = |&(x, y): &(usize, usize)| board.cell(x, y).expect("floor");
+        let goal = at(&goal);
+        let fixed: Vec<Cell> = fixed.iter().map(at).collect();
+        let mut moving: Vec<Cell> = moving.iter().map(at).collect();
+        moving.sort_unstable();
+        let mut search = SubsetSearch::new(board.n_cells());
+        let player = search.region_min(board, &moving, &fixed, level.start().player);
+        let outcome = search
+            .run(board, PairMode::Push, &moving, &fixed, player, 1000, |_, boxes, _| boxes.contains(&goal));
+        outcome == Outcome::Found
+    }
+
+    #[test]
+    fn fixed_boxes_stand_as_walls() {
+        // Two boxes in a corridor with the goal beyond the second: removed, the second box
+        // leaves the way free; fixed, it blocks the first box and never moves itself.
+        let corridor = "#########\n#@$ *  .#\n#########\n";
+        assert!(reaches(corridor, &[(2, 1)], &[], (7, 1)));
+        assert!(!reaches(corridor, &[(2, 1)], &[(4, 1)], (7, 1)));
+    }
+
+    #[test]
+    fn fixed_boxes_block_the_player_too() {
+        // The player walks down and along the bottom row to get behind the box; a fixed box
+        // on that row shuts it in its pocket.
+        let level = "#######\n#@#  .#\n# # $ #\n# *   #\n#######\n";
+        assert!(reaches(level, &[(4, 2)], &[], (5, 1)));
+        assert!(!reaches(level, &[(4, 2)], &[(2, 3)], (5, 1)));
+    }
+
+    #[test]
+    fn fixed_near_takes_the_frozen_boxes_round_the_searched_ones() {
+        let level =
+            Level::parse("##########\n#*      *#\n#   $    #\n#@      .#\n##########\n").expect("valid");
+        let board = level.board();
+        let at = |x, y| board.cell(x, y).expect("floor");
+        let frozen = vec![at(1, 1), at(8, 1)];
+        let mut out = Vec::new();
+        fixed_near(board, &frozen, &[at(4, 2)], 3, &[], &mut out);
+        assert_eq!(out, vec![at(1, 1)]);
+        fixed_near(board, &frozen, &[at(4, 2)], 4, &[at(1, 1)], &mut out);
+        assert_eq!(out, vec![at(8, 1)]);
+        assert_eq!(fixed_key(board, &[]), 0);
+        assert_ne!(fixed_key(board, &out), 0);
     }
 }

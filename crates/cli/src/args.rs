@@ -151,6 +151,10 @@ pub struct PruningArgs {
     /// and not all onto goals there (jam deadlocks).
     #[arg(long)]
     pub no_jams: bool,
+    /// In the small searches of the corral deadlocks, sealed goals and jams, leave out the
+    /// boxes frozen on goals near the searched ones (by default they stand there as walls).
+    #[arg(long)]
+    pub no_frozen_walls: bool,
     /// Search the areas round clusters of goals (the squares within one to three steps of
     /// them) alone, boxes leaving and coming in across their borders, to prove that their
     /// goals can no longer all be filled after a push onto one (goal-area deadlocks; off by

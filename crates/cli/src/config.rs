@@ -38,6 +38,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.pair_deadlocks &= !p.no_pair_deadlocks;
     push.sealed_goals &= !p.no_sealed_goals;
     push.jams &= !p.no_jams;
+    push.frozen_walls &= !p.no_frozen_walls;
     push.goal_areas |= p.goal_areas;
     push.goal_macros &= !p.no_goal_macros;
     push.goal_cut &= !p.no_goal_cut;

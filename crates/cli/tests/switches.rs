@@ -17,6 +17,7 @@ const SWITCHES: &[&str] = &[
     "--no-pair-deadlocks",
     "--no-sealed-goals",
     "--no-jams",
+    "--no-frozen-walls",
     "--no-pull-dead-squares",
     "--no-pull-pair-deadlocks",
     "--no-pull-start-freeze",
@@ -76,6 +77,7 @@ fn a_technique_switched_off_prunes_nothing() {
         ("levels/demo.xsb", "--no-freeze", "freeze"),
         ("levels/demo.xsb", "--no-pair-deadlocks", "pair deadlock"),
         ("levels/demo.xsb", "--no-jams", "jam deadlock"),
+        ("levels/demo.xsb", "--no-frozen-walls", "frozen wall searches"),
     ] {
         let count = |extra: &[&str]| pruned(file, "forward", key, extra);
         assert!(count(&[]) > 0, "{file}: no {key} pruned with the technique on");

@@ -820,6 +820,7 @@ fn shared_macro_config(members: &[Member], tables: TableMode) -> Option<PushConf
         triple_deadlocks: false,
         sealed_goals: false,
         jams: false,
+        frozen_walls: false,
         goal_areas: false,
         features: false,
         ..PushConfig::default()

@@ -7,6 +7,7 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use bisolve_board::bound::BoundKind;
+use bisolve_board::freeze::{FreezeCheck, Verdict};
 use bisolve_board::goal_areas::{AreaCheck, GoalAreas};
 use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
@@ -651,7 +652,9 @@ fn sealed_goals_flag_only_dead_positions() {
         let fwd = Forward::new(board, level.start(), PushConfig { sealed_goals: false, ..single_pushes() });
         let goals = SealedTargets::new(board, PairMode::Push);
         let mut check = SealedCheck::new(board.n_cells());
-        let is_dead = |map: &BoxMap, to, player| check.is_dead(&goals, board, map, to, player);
+        let is_dead = |map: &BoxMap, to, player| {
+            check.is_dead(&goals, board, map, to, player, &frozen_on_goals(board, map, to))
+        };
         let start = common::canonical(board, level.start());
         let mut checked = 0;
         flagged += walk_flagged(&fwd, level, vec![start], is_dead, |next| {
@@ -669,6 +672,16 @@ fn sealed_goals_flag_only_dead_positions() {
         });
     }
     assert!(flagged > 0, "the sealed-goal test flagged nothing on {} levels", levels.len());
+}
+
+/// The boxes of `map` frozen on goals, the one on `to` (just pushed) left out, sorted: what
+/// the search hands the small searches as walls (`PushConfig::frozen_walls`).
+fn frozen_on_goals(board: &bisolve_board::Board, map: &BoxMap, to: Cell) -> Vec<Cell> {
+    let mut freeze = FreezeCheck::default();
+    (0..board.n_cells() as Cell)
+        .filter(|&c| c != to && map.is_box(c) && board.is_goal(c))
+        .filter(|&c| freeze.check(board, map, c) == Verdict::FrozenOnGoals)
+        .collect()
 }
 
 /// Walks the forward generator (with `config`, the test under check off) breadth-first from
@@ -723,7 +736,9 @@ fn jams_flag_only_dead_positions() {
         "jam",
         PushConfig { jams: false, ..single_pushes() },
         |level| JamCheck::new(level.board().n_cells(), PairMode::Push),
-        |check, level, map, to, player| check.is_dead(level.board(), map, to, player),
+        |check, level, map, to, player| {
+            check.is_dead(level.board(), map, to, player, &frozen_on_goals(level.board(), map, to))
+        },
     );
 }
 
@@ -786,7 +801,7 @@ fn pull_jams_flag_only_positions_the_start_cannot_reach() {
         "backward jam",
         PullConfig { jams: false, ..PullConfig::default() },
         |level| JamCheck::new(level.board().n_cells(), PairMode::Pull),
-        |check, level, map, to, player| check.is_dead(level.board(), map, to, player),
+        |check, level, map, to, player| check.is_dead(level.board(), map, to, player, &[]),
     );
 }
 
@@ -799,7 +814,7 @@ fn sealed_starts_flag_only_positions_the_start_cannot_reach() {
         |level| {
             (SealedTargets::new(level.board(), PairMode::Pull), SealedCheck::new(level.board().n_cells()))
         },
-        |(starts, check), level, map, to, player| check.is_dead(starts, level.board(), map, to, player),
+        |(starts, check), level, map, to, player| check.is_dead(starts, level.board(), map, to, player, &[]),
     );
 }
 

@@ -87,9 +87,10 @@ impl ConfineCheck {
         self.searches += 1;
         let fence = &self.fence;
         // The player leaves the region only through a square a fence box stood on.
-        let outcome = self.search.run(board, PairMode::Pull, fence, region_min, BUDGET, |_, _, reach| {
-            fence.iter().any(|&c| reach.contains(c))
-        });
+        let outcome =
+            self.search.run(board, PairMode::Pull, fence, &[], region_min, BUDGET, |_, _, reach| {
+                fence.iter().any(|&c| reach.contains(c))
+            });
         let dead = outcome == Outcome::Exhausted;
         self.gave_up += u64::from(outcome == Outcome::OutOfBudget);
         self.proved += u64::from(dead);

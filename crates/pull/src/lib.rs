@@ -275,12 +275,12 @@ impl Backward<'_> {
             }
         }
         if let Some(sealed) = &self.sealed {
-            if s.sealed.is_dead(sealed, board, &s.boxes, to, player) {
+            if s.sealed.is_dead(sealed, board, &s.boxes, to, player, &[]) {
                 s.boxes.shift(to, b);
                 return false;
             }
         }
-        if self.config.jams && s.jams.is_dead(board, &s.boxes, to, player) {
+        if self.config.jams && s.jams.is_dead(board, &s.boxes, to, player, &[]) {
             s.boxes.shift(to, b);
             return false;
         }

@@ -13,11 +13,15 @@
 //! out of states proves a deadlock. Verdicts are cached per thread by the fingerprint of the
 //! fence boxes and the player's region among them, so a corral seen again costs one lookup:
 //! the verdict belongs to the fence and the region, whatever the other boxes do.
+//!
+//! Boxes frozen on goals (they never move again) among and near the fence are *fixed*: they
+//! stand on the board as walls in the search and are not pushed, and the verdict is keyed by
+//! them too (see [`bisolve_board::subset`]).
 
 use bisolve_board::{Board, Cell};
 
 use bisolve_board::pairs::PairMode;
-use bisolve_board::subset::{Outcome, SubsetSearch, VerdictCache};
+use bisolve_board::subset::{fixed_key, fixed_near, Outcome, SubsetSearch, VerdictCache};
 
 /// The most states one corral search visits before it gives up without a verdict.
 pub const MAX_STATES: usize = 2000;
@@ -25,13 +29,20 @@ pub const MAX_STATES: usize = 2000;
 /// The most fence boxes a corral may have to be searched; larger ones are left alone.
 pub const MAX_FENCE: usize = 12;
 
+/// How far (by row and by column) from the fence the frozen boxes that stand as walls in its
+/// search may be.
+pub const FIXED_MARGIN: u32 = 2;
+
 /// Working memory of the corral search, one per thread.
 #[derive(Debug)]
 pub struct CorralDeadlocks {
     search: SubsetSearch,
     cache: VerdictCache,
+    fixed: Vec<Cell>,
     /// Searches run (cache misses) and deadlocks they proved.
     pub searches: u64,
+    /// Searches run with frozen boxes as walls.
+    pub fixed_searches: u64,
     /// Deadlocks proved (cached verdicts included).
     pub proved: u64,
 }
@@ -42,29 +53,48 @@ impl CorralDeadlocks {
         CorralDeadlocks {
             search: SubsetSearch::new(n_cells),
             cache: VerdictCache::default(),
+            fixed: Vec::new(),
             searches: 0,
+            fixed_searches: 0,
             proved: 0,
         }
     }
 
     /// True if the corral of free cells `corral` fenced by the boxes on `fence` can never be
-    /// opened nor finished, with the player anywhere in the region of `player`.
-    pub fn is_dead(&mut self, board: &Board, fence: &[Cell], corral: &[Cell], player: Cell) -> bool {
+    /// opened nor finished, with the player anywhere in the region of `player`. `frozen`
+    /// (sorted) are boxes of the position that never move again; `&[]` is always sound.
+    pub fn is_dead(
+        &mut self,
+        board: &Board,
+        fence: &[Cell],
+        corral: &[Cell],
+        player: Cell,
+        frozen: &[Cell],
+    ) -> bool {
         if fence.is_empty() || fence.len() > MAX_FENCE {
             return false;
         }
-        let mut start: Vec<Cell> = fence.to_vec();
+        fixed_near(board, frozen, fence, FIXED_MARGIN, &[], &mut self.fixed);
+        let mut start: Vec<Cell> =
+            fence.iter().copied().filter(|c| frozen.binary_search(c).is_err()).collect();
+        if start.is_empty() {
+            // A fence of frozen boxes only: nothing can open it, and the corral's test (some
+            // box off a goal or some goal inside) is the caller's; search nothing here.
+            return false;
+        }
         start.sort_unstable();
-        let start_player = self.search.region_min(board, &start, player);
-        let key = board.zobrist().fingerprint(&start, start_player).0;
+        let start_player = self.search.region_min(board, &start, &self.fixed, player);
+        let key = board.zobrist().fingerprint(&start, start_player).0 ^ fixed_key(board, &self.fixed);
         let dead = match self.cache.get(key) {
             Some(dead) => dead,
             None => {
                 self.searches += 1;
+                self.fixed_searches += u64::from(!self.fixed.is_empty());
                 let outcome = self.search.run(
                     board,
                     PairMode::Push,
                     &start,
+                    &self.fixed,
                     start_player,
                     MAX_STATES,
                     |_, boxes, reach| {
@@ -107,6 +137,7 @@ mod tests {
             &fence,
             corrals.found_cells(),
             start.player,
+            &[],
         ))
     }
 

@@ -18,7 +18,9 @@
 //!   ([`bisolve_board::jams`]): small searches on a few boxes alone
 //!   ([`bisolve_board::subset`]) prove that a corral can never open, that an empty goal can
 //!   never be entered again, or that boxes knotted together can never get away or home;
-//!   sealed-goal and jam verdicts are remembered as patterns.
+//!   sealed-goal and jam verdicts are remembered as patterns. The boxes frozen on goals near
+//!   the searched ones stand in these searches as walls (frozen walls; they would otherwise
+//!   be left out or pushed about).
 //! - goal areas ([`bisolve_board::goal_areas`]): after a push onto a goal, a search of the
 //!   squares round that goal's cluster alone, boxes leaving and coming in across their
 //!   border, proves that the cluster's goals can never all be filled; verdicts remembered per
@@ -124,6 +126,11 @@ pub struct PushConfig {
     /// onto goals there, and prunes the state when none can; verdicts are cached per thread
     /// (see [`bisolve_board::jams`]). Default on (`--no-jams`).
     pub jams: bool,
+    /// Frozen walls: in the small searches of the corral deadlocks, sealed goals and jams,
+    /// the boxes frozen on goals near the searched ones stand as walls (they never move
+    /// again), where without it they are left out or pushed like the others (see
+    /// [`bisolve_board::subset`]). Default on (`--no-frozen-walls`).
+    pub frozen_walls: bool,
     /// Goal areas: when a push puts a box onto a goal of an area (the squares within one to
     /// three steps of a cluster of goals), a search of the area alone, boxes leaving it and
     /// coming in across its border, checks that its goals can still all be filled, and
@@ -213,6 +220,7 @@ impl Default for PushConfig {
             triple_deadlocks: false,
             sealed_goals: true,
             jams: true,
+            frozen_walls: true,
             goal_areas: false,
             goal_macros: true,
             room_entrances: false,
@@ -429,13 +437,29 @@ struct Context {
 
 impl Forward<'_> {
     /// The distance table for a state: around its boxes frozen on goals when that technique
-    /// is on and there are some.
+    /// is on and there are some. Also collects the state's boxes frozen on goals into
+    /// `s.frozen` when that technique or the frozen walls need them (and empties it when
+    /// neither does).
     fn table_for(&self, s: &mut PushScratch, boxes: &[Cell]) -> Option<Arc<DistanceTable>> {
-        if !self.config.frozen_goals {
+        if !self.config.frozen_goals && !self.config.frozen_walls {
+            s.frozen.clear();
             return None;
         }
         frozen_goal_boxes(self.board, &s.boxes, boxes, &mut s.freeze, &mut s.frozen);
+        if !self.config.frozen_goals {
+            return None;
+        }
         s.tables.get(self.board, &s.frozen)
+    }
+
+    /// The boxes that the small searches may keep as walls: the expanded state's boxes
+    /// frozen on goals with the frozen walls on, none otherwise.
+    fn walls<'a>(&self, frozen: &'a [Cell]) -> &'a [Cell] {
+        if self.config.frozen_walls {
+            frozen
+        } else {
+            &[]
+        }
     }
 
     /// The bound of a child whose push froze a box on a goal: its frozen set grew, so its
@@ -459,7 +483,8 @@ impl Forward<'_> {
     fn corral_is_dead(&self, s: &mut PushScratch, node: NodeRef<'_>) -> bool {
         s.child_boxes.clear();
         s.child_boxes.extend(s.corral.found_fence().iter().map(|&i| node.boxes[i]));
-        s.corral_search.is_dead(self.board, &s.child_boxes, s.corral.found_cells(), node.player)
+        let frozen = self.walls(&s.frozen);
+        s.corral_search.is_dead(self.board, &s.child_boxes, s.corral.found_cells(), node.player, frozen)
     }
 
     /// Appends the children made by pushing box `i` (in `only` direction, or in every one).
@@ -826,12 +851,12 @@ impl Forward<'_> {
             }
         }
         if let Some(sealed) = &self.sealed {
-            if s.sealed.is_dead(sealed, board, &s.boxes, to, player) {
+            if s.sealed.is_dead(sealed, board, &s.boxes, to, player, self.walls(&s.frozen)) {
                 s.boxes.shift(to, b);
                 return false;
             }
         }
-        if self.config.jams && s.jams.is_dead(board, &s.boxes, to, player) {
+        if self.config.jams && s.jams.is_dead(board, &s.boxes, to, player, self.walls(&s.frozen)) {
             s.boxes.shift(to, b);
             return false;
         }
@@ -1188,6 +1213,10 @@ impl Expander for Forward<'_> {
             ("jam searches", s.jams.searches),
             ("jam searches given up", s.jams.gave_up),
             ("jam checks", s.jams.checks),
+            (
+                "frozen wall searches",
+                s.corral_search.fixed_searches + s.sealed.fixed_searches + s.jams.fixed_searches,
+            ),
             ("goal area deadlock", s.goal_areas.proved),
             ("goal area searches", s.goal_areas.searches),
             ("goal area searches given up", s.goal_areas.gave_up),
@@ -1239,6 +1268,7 @@ mod tests {
             triple_deadlocks: false,
             sealed_goals: false,
             jams: false,
+            frozen_walls: false,
             goal_areas: false,
             goal_macros: false,
             room_entrances: false,
