@@ -78,6 +78,27 @@ fn solved_levels_have_no_closest_path() {
     }
 }
 
+/// The closest path of a cut-off search's forward side replays. With one thread the forward
+/// side always runs before the cutoff; with two, on a loaded machine the backward thread can
+/// spend the whole budget before the forward one is scheduled (seen under load: 0 forward
+/// states generated), so there it is checked whenever the forward side generated something.
+fn check_forward_closest(
+    level: &bisolve_board::Level,
+    what: &str,
+    threads: usize,
+    fwd: &bisolve_engine::SideStats,
+) {
+    if threads > 1 && fwd.generated == 0 {
+        return;
+    }
+    let path = fwd
+        .closest_path
+        .as_ref()
+        .unwrap_or_else(|| panic!("{what}, {threads} threads: no closest path: {fwd:?}"));
+    assert!(replayed_pushes(level, &path.lurd) > 0, "{what}, {threads} threads");
+    assert!(path.h >= fwd.closest_h.expect("children"), "{what}, {threads} threads");
+}
+
 #[test]
 fn bidirectional_and_portfolio_searches_cut_off_give_a_legal_closest_path() {
     // Twenty boxes: a few hundred states get nowhere near the goals. The goal room below
@@ -87,9 +108,7 @@ fn bidirectional_and_portfolio_searches_cut_off_give_a_legal_closest_path() {
     for threads in [1, 2] {
         let report = run(&level, &config("bidirectional", threads), &limits);
         assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
-        let path = report.stats.forward.closest_path.as_ref().expect("a closest path");
-        assert!(replayed_pushes(&level, &path.lurd) > 0, "{threads} threads");
-        assert!(path.h >= report.stats.forward.closest_h.expect("children"));
+        check_forward_closest(&level, "bidirectional", threads, &report.stats.forward);
 
         let portfolio = Portfolio {
             members: default_members(),
@@ -101,7 +120,6 @@ fn bidirectional_and_portfolio_searches_cut_off_give_a_legal_closest_path() {
         };
         let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
         assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
-        let path = report.stats.forward.closest_path.as_ref().expect("a closest path");
-        assert!(replayed_pushes(&level, &path.lurd) > 0, "portfolio, {threads} threads");
+        check_forward_closest(&level, "portfolio", threads, &report.stats.forward);
     }
 }
