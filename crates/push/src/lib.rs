@@ -1199,6 +1199,7 @@ impl Expander for Forward<'_> {
             ("bound", s.pruned_bound),
             ("tunnel (forced box)", s.pruned_forced),
             ("frozen goals", s.pruned_frozen_goals),
+            ("frozen goal tables", s.tables.built()),
             ("PI-corral (restricted expansions)", s.pruned_corral),
             ("corral deadlock", s.corral_dead),
             ("corral search deadlock", s.corral_search.proved),
