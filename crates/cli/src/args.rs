@@ -275,10 +275,12 @@ pub struct PruningArgs {
     /// the default portfolio), else none.
     #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
     pub restart_after: Option<f64>,
-    /// The restarts, as SECS:DIVES[:box|single] items (`10:4:box,25:8`, the default): how long each
-    /// run goes before the next starts from scratch, the backward dives of that next run
-    /// (`--forward-dives` applies to every run), and optionally its moves: `box` turns box moves
-    /// on for both sides, `single` off. The last runs for the rest of the time limit.
+    /// The restarts, as `SECS:DIVES[:box|single][:fessK]` items (`10:4:box,25:8`, the default):
+    /// how long each run goes before the next starts from scratch, the backward dives of that
+    /// next run (`--forward-dives` applies to every run), optionally its moves (`box` turns box
+    /// moves on for both sides, `single` off), and optionally its feature-cell turn (`fessK`:
+    /// members ordered by feature cells take a cell in turn every K-th expansion in that run).
+    /// The last runs for the rest of the time limit.
     /// Restarts are timed, so a one-thread run with them is no longer deterministic.
     #[arg(long, value_name = "LIST", conflicts_with_all = ["no_restart", "restart_after"])]
     pub restarts: Option<String>,

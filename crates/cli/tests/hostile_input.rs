@@ -216,7 +216,10 @@ fn bad_arguments() {
         (&["levels/demo.xsb", "--restart-after", "5", "--no-restart"], "cannot be used with"),
         (&["levels/demo.xsb", "--restarts", "10:4,x"], "--restarts: restart \"x\": expected SECS:DIVES"),
         (&["levels/demo.xsb", "--restarts", "10:99"], "the dives must be 1 to 64"),
-        (&["levels/demo.xsb", "--restarts", "10:4:fast"], "the moves are box or single, not \"fast\""),
+        (
+            &["levels/demo.xsb", "--restarts", "10:4:fast"],
+            "the moves are box or single and the turn fessK, not \"fast\"",
+        ),
         (&["levels/demo.xsb", "--restarts", "10:4", "--restart-after", "5"], "cannot be used with"),
         (&["levels/demo.xsb", "--time-limit=-1"], "--time-limit must be a positive number of seconds"),
         (&["levels/demo.xsb", "--time-limit", "0"], "--time-limit must be a positive number of seconds"),

@@ -129,6 +129,12 @@ pub struct Restart {
     /// run this restart starts: `Some(on)` sets both sides, `None` keeps the members' own.
     /// Another move model is another lottery ticket: the two solve different levels.
     pub box_moves: Option<bool>,
+    /// For the members that order by feature cells ([`Weighting::Features`]), how often the
+    /// run this restart starts takes a cell in turn (`fessK`): `None` keeps the members' own.
+    /// The forward search is otherwise the same in every run, so a run on single moves
+    /// after one on box moves would search the first run's forward states again; another
+    /// turn takes it down other subtrees.
+    pub cycle: Option<u32>,
 }
 
 /// The default first [`Restart::after`].
@@ -137,8 +143,8 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 /// The default restarts after the first search: how long the run before each goes, the
 /// backward workers per search from it on, and its box moves ([`Restart::box_moves`]): the
 /// first restart's run makes box moves, the second's the members' own moves again.
-pub const RESTARTS: [(Duration, usize, Option<bool>); 2] =
-    [(RESTART_AFTER, 4, Some(true)), (Duration::from_secs(25), 8, None)];
+pub const RESTARTS: [(Duration, usize, Option<bool>, Option<u32>); 2] =
+    [(RESTART_AFTER, 4, Some(true), None), (Duration::from_secs(25), 8, None, None)];
 
 impl Restart {
     /// The default restarts for a portfolio of `searches` searches on `threads` threads
@@ -158,36 +164,48 @@ impl Restart {
     pub fn defaults() -> Vec<Restart> {
         RESTARTS
             .iter()
-            .map(|&(after, backward, box_moves)| Restart {
+            .map(|&(after, backward, box_moves, cycle)| Restart {
                 after,
                 dives: Dives { forward: 1, backward },
                 box_moves,
+                cycle,
             })
             .collect()
     }
 
-    /// Restarts from `SECS:DIVES[:MOVES]` items, comma-separated (`10:4,25:8:box`): each run's
-    /// length before the restart in seconds, then the backward workers per search from it on,
-    /// then optionally the moves of the run it starts, `box` (box moves on both sides) or
-    /// `single` (off), else the members' own.
+    /// Restarts from `SECS:DIVES[:MOVES][:fessK]` items, comma-separated (`10:4,25:8:box`):
+    /// each run's length before the restart in seconds, then the backward workers per search
+    /// from it on, then optionally the moves of the run it starts, `box` (box moves on both
+    /// sides) or `single` (off), else the members' own, and optionally `fessK`, the
+    /// feature-cell turn of that run ([`Restart::cycle`]).
     pub fn parse_list(text: &str) -> Result<Vec<Restart>, String> {
         text.split(',')
             .map(|item| {
-                let bad = || format!("restart {item:?}: expected SECS:DIVES[:box|single], e.g. 10:4");
+                let bad = || format!("restart {item:?}: expected SECS:DIVES[:box|single][:fessK], e.g. 10:4");
                 let mut parts = item.trim().split(':');
                 let (Some(secs), Some(dives)) = (parts.next(), parts.next()) else {
                     return Err(bad());
                 };
-                let box_moves = match parts.next().map(str::trim) {
-                    None => None,
-                    Some("box") => Some(true),
-                    Some("single") => Some(false),
-                    Some(other) => {
-                        return Err(format!("restart {item:?}: the moves are box or single, not {other:?}"))
+                let (mut box_moves, mut cycle) = (None, None);
+                for part in parts.map(str::trim) {
+                    match part {
+                        "box" | "single" if box_moves.is_none() && cycle.is_none() => {
+                            box_moves = Some(part == "box");
+                        }
+                        _ if part.starts_with("fess") && cycle.is_none() => {
+                            let k: u32 = part["fess".len()..].parse().map_err(|_| bad())?;
+                            if !(1..=64).contains(&k) {
+                                return Err(format!("restart {item:?}: the turn fessK takes K from 1 to 64"));
+                            }
+                            cycle = Some(k);
+                        }
+                        "box" | "single" => return Err(bad()),
+                        other => {
+                            return Err(format!(
+                            "restart {item:?}: the moves are box or single and the turn fessK, not {other:?}"
+                        ))
+                        }
                     }
-                };
-                if parts.next().is_some() {
-                    return Err(bad());
                 }
                 let secs: f64 = secs.trim().parse().map_err(|_| bad())?;
                 let backward: usize = dives.trim().parse().map_err(|_| bad())?;
@@ -198,7 +216,7 @@ impl Restart {
                     return Err(format!("restart {item:?}: the dives must be 1 to 64"));
                 }
                 let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
-                Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves })
+                Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves, cycle })
             })
             .collect()
     }
@@ -497,18 +515,18 @@ pub fn solve_portfolio(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Report, SolveError> {
-    // The runs: how long each may take before the next starts (`None`: the rest), its dives
-    // and its box moves (`None`: the members' own).
-    let mut runs = vec![(None, portfolio.dives, None)];
+    // The runs: how long each may take before the next starts (`None`: the rest), its dives,
+    // its box moves and its feature-cell turn (`None`: the members' own).
+    let mut runs = vec![(None, portfolio.dives, None, None)];
     for r in &portfolio.restarts {
         if let Some(last) = runs.last_mut() {
             last.0 = Some(r.after);
         }
-        runs.push((None, r.dives, r.box_moves));
+        runs.push((None, r.dives, r.box_moves, r.cycle));
     }
     let mut done: Option<Report> = None;
-    let mut restarts: Vec<(f64, Option<bool>)> = Vec::new();
-    for (k, &(length, dives, box_moves)) in runs.iter().enumerate() {
+    let mut restarts: Vec<(f64, Option<bool>, Option<u32>)> = Vec::new();
+    for (k, &(length, dives, box_moves, cycle)) in runs.iter().enumerate() {
         let (used, states) = done.as_ref().map_or((Duration::ZERO, 0), |r| (r.elapsed, r.stats.states));
         let left = limits.time.map(|t| t.saturating_sub(used));
         // A run is cut short for the next only where the time limit leaves room for both.
@@ -525,9 +543,16 @@ pub fn solve_portfolio(
                 m.pull.box_moves = on;
             }
         }
+        if let Some(k) = cycle {
+            for m in &mut run.members {
+                if let Weighting::Features(_) = m.strategy.weighting {
+                    m.strategy.weighting = Weighting::Features(k);
+                }
+            }
+        }
         let mut report = solve_once(level, &run, &run_limits, cancel)?;
         if let Some(earlier) = &done {
-            restarts.push((earlier.elapsed.as_secs_f64(), box_moves));
+            restarts.push((earlier.elapsed.as_secs_f64(), box_moves, cycle));
             absorb(&mut report, earlier);
         }
         let last = length.is_none() || !matches!(report.outcome, Outcome::Cutoff(Cutoff::Time));
@@ -541,12 +566,21 @@ pub fn solve_portfolio(
         // Whole seconds, or tenths below 10 s (short restarts given with `--restarts`).
         let mut at: Vec<String> = restarts
             .iter()
-            .map(|&(t, box_moves)| {
+            .map(|&(t, box_moves, cycle)| {
                 let t = if t < 9.95 { format!("{t:.1} s") } else { format!("{t:.0} s") };
+                let mut how: Vec<String> = Vec::new();
                 match box_moves {
-                    Some(true) => format!("{t} (box moves)"),
-                    Some(false) => format!("{t} (single moves)"),
-                    None => t,
+                    Some(true) => how.push("box moves".into()),
+                    Some(false) => how.push("single moves".into()),
+                    None => {}
+                }
+                if let Some(k) = cycle {
+                    how.push(format!("fess{k}"));
+                }
+                if how.is_empty() {
+                    t
+                } else {
+                    format!("{t} ({})", how.join(", "))
                 }
             })
             .collect();
@@ -1147,9 +1181,9 @@ mod tests {
         assert_eq!(
             Restart::parse_list("10:4, 25:8,0.5:16").expect("valid"),
             [
-                Restart { after: secs(10), dives: back(4), box_moves: None },
-                Restart { after: secs(25), dives: back(8), box_moves: None },
-                Restart { after: Duration::from_millis(500), dives: back(16), box_moves: None },
+                Restart { after: secs(10), dives: back(4), box_moves: None, cycle: None },
+                Restart { after: secs(25), dives: back(8), box_moves: None, cycle: None },
+                Restart { after: Duration::from_millis(500), dives: back(16), box_moves: None, cycle: None },
             ]
         );
         let moves: Vec<_> = Restart::parse_list("10:4:box,25:8:single,5:2")
@@ -1158,6 +1192,12 @@ mod tests {
             .map(|r| r.box_moves)
             .collect();
         assert_eq!(moves, [Some(true), Some(false), None]);
+        let turns: Vec<_> = Restart::parse_list("10:4:box:fess2,25:8:fess5,5:2:single")
+            .expect("valid")
+            .iter()
+            .map(|r| (r.box_moves, r.cycle))
+            .collect();
+        assert_eq!(turns, [(Some(true), Some(2)), (None, Some(5)), (Some(false), None)]);
         assert_eq!(Restart::parse_list("10:4:box,25:8").expect("valid"), Restart::defaults());
         for (bad, why) in [
             ("", "expected SECS:DIVES"),
@@ -1172,7 +1212,12 @@ mod tests {
             ("10:0", "1 to 64"),
             ("10:65", "1 to 64"),
             ("10:4:boxes", "box or single"),
-            ("10:4:box:1", "expected SECS:DIVES"),
+            ("10:4:box:1", "box or single"),
+            ("10:4:fess2:box", "expected SECS:DIVES"),
+            ("10:4:fess2:fess3", "the turn fessK"),
+            ("10:4:fessx", "expected SECS:DIVES"),
+            ("10:4:fess0", "1 to 64"),
+            ("10:4:fess65", "1 to 64"),
         ] {
             let err = Restart::parse_list(bad).expect_err(bad);
             assert!(err.contains(why), "{bad:?}: {err}");

@@ -297,8 +297,8 @@ fn a_restart_changes_only_what_outlasts_it() {
     let portfolio = |restarts| Portfolio { restarts, ..shared(members(&list).expect("known members"), 1) };
     let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
     let dives = Dives { forward: 1, backward: 3 };
-    let late = Restart { after: Duration::from_secs(25), dives, box_moves: None };
-    let at_once = Restart { after: Duration::ZERO, dives, box_moves: None };
+    let late = Restart { after: Duration::from_secs(25), dives, box_moves: None, cycle: None };
+    let at_once = Restart { after: Duration::ZERO, dives, box_moves: None, cycle: None };
     let mut restarted = 0;
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         let solve = |restart| {
@@ -343,7 +343,7 @@ fn a_restart_can_change_the_move_model() {
                 m.push.box_moves = members_on;
                 m.pull.box_moves = members_on;
             }
-            let restart = Restart { after: Duration::ZERO, dives, box_moves: Some(restart_on) };
+            let restart = Restart { after: Duration::ZERO, dives, box_moves: Some(restart_on), cycle: None };
             let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
             let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
             expect_solved(&level, &report);
@@ -367,13 +367,57 @@ fn a_restart_can_change_the_move_model() {
     assert_eq!(off, 0, "a single-moves restart made box moves");
 }
 
+/// A restart may change the feature-cell turn: the run after one due at once with `cycle:
+/// Some(1)` (a cell in turn at every expansion) names it in the note, solves with replaying
+/// solutions, and searches otherwise than the members' own turn (every third) on some demo
+/// level; one thread, so each run is deterministic.
+#[test]
+fn a_restart_can_change_the_feature_cell_turn() {
+    let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
+    let dives = Dives { forward: 1, backward: 1 };
+    let (mut restarted, mut differ) = (0, 0);
+    for level in valid_levels(&repo_levels().join("demo.xsb")) {
+        let solve = |cycle| {
+            let restart = Restart { after: Duration::ZERO, dives, box_moves: None, cycle };
+            let members = members(&DEFAULT_MEMBERS.join(",")).expect("known members");
+            let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
+            solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
+        };
+        let (own, every) = (solve(None), solve(Some(1)));
+        expect_solved(&level, &own);
+        expect_solved(&level, &every);
+        let note = every.note.as_deref().unwrap_or_default();
+        if !note.contains("restarted after") {
+            continue;
+        }
+        assert!(note.contains("fess1"), "note {note:?}");
+        restarted += 1;
+        differ += usize::from(
+            own.stats.forward.expanded + own.stats.backward.expanded
+                != every.stats.forward.expanded + every.stats.backward.expanded,
+        );
+    }
+    assert!(restarted > 0, "no demo level outlasted a restart due at once");
+    assert!(differ > 0, "the turn changed no search on {restarted} demo levels");
+}
+
 /// A restarted search still proves unsolvable levels, and one that is never solved ends at
 /// the time limit with both searches counted.
 #[test]
 fn a_restarted_search_proves_and_stops() {
-    let twice = Restart { after: Duration::ZERO, dives: Dives { forward: 1, backward: 2 }, box_moves: None };
+    let twice = Restart {
+        after: Duration::ZERO,
+        dives: Dives { forward: 1, backward: 2 },
+        box_moves: None,
+        cycle: None,
+    };
     let restarts = vec![
-        Restart { after: Duration::ZERO, dives: Dives { forward: 2, backward: 3 }, box_moves: None },
+        Restart {
+            after: Duration::ZERO,
+            dives: Dives { forward: 2, backward: 3 },
+            box_moves: None,
+            cycle: None,
+        },
         twice,
     ];
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
@@ -394,16 +438,19 @@ fn a_restarted_search_proves_and_stops() {
                 after: Duration::from_millis(300),
                 dives: Dives { forward: 1, backward: 4 },
                 box_moves: None,
+                cycle: None,
             },
             Restart {
                 after: Duration::from_millis(300),
                 dives: Dives { forward: 1, backward: 8 },
                 box_moves: None,
+                cycle: None,
             },
             Restart {
                 after: Duration::from_millis(300),
                 dives: Dives { forward: 1, backward: 16 },
                 box_moves: None,
+                cycle: None,
             },
         ],
         ..shared(default_members(), 2)
