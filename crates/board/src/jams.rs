@@ -153,14 +153,13 @@ impl JamCheck {
         if self.kept.len() < MIN_BOXES || self.kept.iter().all(|&c| Self::is_target(mode, board, c)) {
             return false;
         }
-        let mut fixed = 0;
+        // The knot's frozen boxes (all on goals, so the test above reads the same without
+        // them) become fixed, with those near it.
+        fixed_near(board, frozen, &self.kept, RADIUS, &mut self.fixed);
         if !frozen.is_empty() {
-            fixed_near(board, frozen, &self.kept, RADIUS, &[], &mut self.fixed);
             self.kept.retain(|c| frozen.binary_search(c).is_err());
-            fixed = fixed_key(board, &self.fixed);
-        } else {
-            self.fixed.clear();
         }
+        let fixed = fixed_key(board, &self.fixed);
         self.checks += 1;
         self.kept.sort_unstable();
         let zobrist = board.zobrist();

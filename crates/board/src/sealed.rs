@@ -215,7 +215,7 @@ impl SealedCheck {
                     .take(MAX_BOXES),
             );
             self.kept.sort_unstable();
-            fixed_near(board, frozen, &[t], FIXED_MARGIN, &[], &mut self.fixed);
+            fixed_near(board, frozen, &[t], FIXED_MARGIN, &mut self.fixed);
             let fixed = fixed_key(board, &self.fixed);
             // The verdict belongs to the target, the kept boxes and the player's region among
             // them, so any square of that region keys it: the child's player square first,

@@ -217,17 +217,10 @@ impl SubsetSearch {
     }
 }
 
-/// Appends to `out` (cleared first, left sorted) the cells of `frozen` (boxes that never move
-/// again) within `margin` squares, by row and by column, of the rectangle round `around`,
-/// leaving out those of `skip` (sorted).
-pub fn fixed_near(
-    board: &Board,
-    frozen: &[Cell],
-    around: &[Cell],
-    margin: u32,
-    skip: &[Cell],
-    out: &mut Vec<Cell>,
-) {
+/// Puts into `out` (cleared first) the cells of `frozen` (boxes that never move again,
+/// sorted; `out` keeps their order) within `margin` squares, by row and by column, of the
+/// rectangle round `around`.
+pub fn fixed_near(board: &Board, frozen: &[Cell], around: &[Cell], margin: u32, out: &mut Vec<Cell>) {
     out.clear();
     if frozen.is_empty() || around.is_empty() {
         return;
@@ -242,11 +235,10 @@ pub fn fixed_near(
     for &c in frozen {
         let (x, y) = board.xy(c);
         let (x, y) = (x as u32, y as u32);
-        if (x0..=x1).contains(&x) && (y0..=y1).contains(&y) && skip.binary_search(&c).is_err() {
+        if (x0..=x1).contains(&x) && (y0..=y1).contains(&y) {
             out.push(c);
         }
     }
-    out.sort_unstable();
 }
 
 /// A key of the fixed boxes `fixed`, to be XORed into a verdict's key (0 for none): verdicts
@@ -308,9 +300,11 @@ mod tests {
         let at = |x, y| board.cell(x, y).expect("floor");
         let frozen = vec![at(1, 1), at(8, 1)];
         let mut out = Vec::new();
-        fixed_near(board, &frozen, &[at(4, 2)], 3, &[], &mut out);
+        fixed_near(board, &frozen, &[at(4, 2)], 3, &mut out);
         assert_eq!(out, vec![at(1, 1)]);
-        fixed_near(board, &frozen, &[at(4, 2)], 4, &[at(1, 1)], &mut out);
+        fixed_near(board, &frozen, &[at(4, 2)], 4, &mut out);
+        assert_eq!(out, frozen);
+        fixed_near(board, &frozen, &[at(8, 3)], 2, &mut out);
         assert_eq!(out, vec![at(8, 1)]);
         assert_eq!(fixed_key(board, &[]), 0);
         assert_ne!(fixed_key(board, &out), 0);

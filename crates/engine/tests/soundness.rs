@@ -7,7 +7,7 @@ mod common;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use bisolve_board::bound::BoundKind;
-use bisolve_board::freeze::{FreezeCheck, Verdict};
+use bisolve_board::freeze::FreezeCheck;
 use bisolve_board::goal_areas::{AreaCheck, GoalAreas};
 use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
@@ -19,6 +19,7 @@ use bisolve_board::{BoxMap, Cell, Level, Reach, State};
 use bisolve_pull::confine::ConfineCheck;
 use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_pull::{Backward, PullConfig};
+use bisolve_push::frozen::frozen_goal_boxes;
 use bisolve_push::{Forward, PushConfig};
 use common::{expect_solved, run_named, solution_pushes, state_sequence, Canonical};
 
@@ -677,11 +678,10 @@ fn sealed_goals_flag_only_dead_positions() {
 /// The boxes of `map` frozen on goals, the one on `to` (just pushed) left out, sorted: what
 /// the search hands the small searches as walls (`PushConfig::frozen_walls`).
 fn frozen_on_goals(board: &bisolve_board::Board, map: &BoxMap, to: Cell) -> Vec<Cell> {
-    let mut freeze = FreezeCheck::default();
-    (0..board.n_cells() as Cell)
-        .filter(|&c| c != to && map.is_box(c) && board.is_goal(c))
-        .filter(|&c| freeze.check(board, map, c) == Verdict::FrozenOnGoals)
-        .collect()
+    let boxes: Vec<Cell> = (0..board.n_cells() as Cell).filter(|&c| c != to && map.is_box(c)).collect();
+    let mut frozen = Vec::new();
+    frozen_goal_boxes(board, map, &boxes, &mut FreezeCheck::default(), &mut frozen);
+    frozen
 }
 
 /// Walks the forward generator (with `config`, the test under check off) breadth-first from

@@ -74,7 +74,7 @@ impl CorralDeadlocks {
         if fence.is_empty() || fence.len() > MAX_FENCE {
             return false;
         }
-        fixed_near(board, frozen, fence, FIXED_MARGIN, &[], &mut self.fixed);
+        fixed_near(board, frozen, fence, FIXED_MARGIN, &mut self.fixed);
         let mut start: Vec<Cell> =
             fence.iter().copied().filter(|c| frozen.binary_search(c).is_err()).collect();
         if start.is_empty() {
