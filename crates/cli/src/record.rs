@@ -4,7 +4,8 @@ use std::path::Path;
 
 use anyhow::Result;
 use bisolve_board::moves::{parse_lurd, replay};
-use bisolve_board::{Level, LevelEntry};
+use bisolve_board::render::{render_state, Overlay};
+use bisolve_board::{Board, Level, LevelEntry};
 use bisolve_engine::{Outcome, Report, SideStats};
 
 use crate::config::Plan;
@@ -64,11 +65,15 @@ pub struct SideRecord {
     /// the smallest bound (`benches/dead_root.py` bisects it for the push that killed it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest_lurd: Option<String>,
+    /// Unsolved levels, either side: that first state made with the smallest bound, as XSB
+    /// rows (one string, lines ended by `\n`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest_xsb: Option<String>,
     pub pruned: std::collections::BTreeMap<&'static str, u64>,
 }
 
 impl SideRecord {
-    fn of(s: &SideStats) -> Option<SideRecord> {
+    fn of(s: &SideStats, board: Option<&Board>) -> Option<SideRecord> {
         (s.expanded > 0 || s.generated > 0).then(|| SideRecord {
             expanded: s.expanded,
             generated: s.generated,
@@ -78,6 +83,9 @@ impl SideRecord {
             bridges: s.bridges,
             bridge_expanded: s.bridge_expanded,
             closest_lurd: s.closest_path.as_ref().map(|p| p.lurd.clone()),
+            closest_xsb: board
+                .zip(s.closest_state.as_ref())
+                .map(|(board, state)| render_state(board, state, Overlay::default())),
             pruned: s.pruned.iter().copied().collect(),
         })
     }
@@ -118,6 +126,7 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
         Outcome::Solved(s) => Some(s),
         _ => None,
     };
+    let board = entry.level.as_ref().ok().map(Level::board);
     LevelRecord {
         file: path.display().to_string(),
         index: entry.index,
@@ -137,8 +146,8 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
         found_by: sol.map(|s| s.found_by.name()),
         error: None,
         note: report.note.clone(),
-        forward: SideRecord::of(&report.stats.forward),
-        backward: SideRecord::of(&report.stats.backward),
+        forward: SideRecord::of(&report.stats.forward, board),
+        backward: SideRecord::of(&report.stats.backward, board),
         table_bytes: report.stats.table_bytes,
         open_bytes: report.stats.peak_open_bytes,
     }

@@ -74,6 +74,18 @@ fn state_limit_gives_states() {
     let lurd = record["forward"]["closest_lurd"].as_str().expect("a closest path");
     assert!(lurd.chars().all(|c| "lurdLURD".contains(c)), "{lurd}");
     assert!(lurd.chars().any(|c| c.is_ascii_uppercase()), "no push in {lurd}");
+    // Each side's closest state, drawn as XSB rows: a board of the level with as many boxes.
+    let boxes = HARD_LEVEL.chars().filter(|&c| c == '$' || c == '*').count();
+    for side in ["forward", "backward"] {
+        let Some(rows) = record[side].get("closest_xsb") else {
+            // Two threads on a loaded machine: a side may not have run before the limit.
+            assert_eq!(record[side]["generated"].as_u64().unwrap_or_default(), 0, "{side}\n{run}");
+            continue;
+        };
+        let rows = rows.as_str().expect("a string");
+        assert_eq!(rows.chars().filter(|&c| c == '$' || c == '*').count(), boxes, "{side}:\n{rows}");
+        assert_eq!(rows.chars().filter(|&c| c == '@' || c == '+').count(), 1, "{side}:\n{rows}");
+    }
 }
 
 /// Each level of a collection gets its own time limit: a level that times out does not stop
@@ -90,4 +102,6 @@ fn time_limit_is_per_level() {
     assert_eq!(statuses, ["timeout", "solved", "timeout"], "{run}");
     let paths: Vec<bool> = run.records().iter().map(|r| r["forward"].get("closest_lurd").is_some()).collect();
     assert_eq!(paths, [true, false, true], "only unsolved levels get a closest path\n{run}");
+    let states: Vec<bool> = run.records().iter().map(|r| r["forward"].get("closest_xsb").is_some()).collect();
+    assert_eq!(states, [true, false, true], "only unsolved levels get a closest state\n{run}");
 }

@@ -44,7 +44,7 @@ use parking_lot::Mutex;
 use crate::bridge::{BridgeConfig, Bridges, Closest};
 use crate::hda::{Group, Idle, Mailbox, FLUSH_EVERY};
 use crate::limits::{Cutoff, Due, Limits, Pacer, Stop, StopOnDrop};
-use crate::solve::{closest_path, dead_root, solution_of, Outcome, Report, SolveError};
+use crate::solve::{closest_of, closest_path, dead_root, solution_of, Outcome, Report, SolveError};
 use crate::stats::{SideStats, Stats};
 use crate::strategy::{Directions, Strategy, Weighting};
 use crate::table::VisitedTable;
@@ -435,7 +435,7 @@ trait Search: Send {
     fn generated(&self) -> u64;
     fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due);
     fn finish(self: Box<Self>) -> SideStats;
-    /// Forward searches: the first state made with the smallest bound, and the bound.
+    /// The first state made with the smallest bound, and the bound.
     fn closest(&self) -> Option<(u32, &State)>;
 }
 
@@ -776,9 +776,13 @@ fn solve_once(
     // The forward worker that came closest to the goals, for the closest path.
     let closest = slots
         .iter()
+        .filter(|slot| slot.search.side() == Side::Forward)
         .filter_map(|slot| slot.search.closest().map(|c| (c, slot.member, slot.table)))
         .min_by_key(|((h, _), _, _)| *h)
         .map(|((h, state), member, table)| ((h, state.clone()), member, table));
+    let backward_closest = closest_of(
+        slots.iter().filter(|slot| slot.search.side() == Side::Backward).map(|slot| slot.search.closest()),
+    );
     let mut forward = SideStats::default();
     let mut backward = SideStats::default();
     for slot in slots {
@@ -813,7 +817,11 @@ fn solve_once(
         }
     };
     let unsolved = !matches!(report.outcome, Outcome::Solved(_));
+    if unsolved {
+        report.stats.backward.closest_state = backward_closest.map(|(_, s)| s);
+    }
     if let Some((state, member, table)) = closest.filter(|_| unsolved) {
+        report.stats.forward.closest_state = Some(state.1.clone());
         report.stats.forward.closest_path =
             with_decoder(level, decoder_config(member), &forwards[member], |f| {
                 closest_path(level, f, &tables[table], &state)

@@ -245,9 +245,8 @@ pub fn solve(
         }
         None => run_groups(&mut fws, &mut bws, &table, &stop)?,
     };
-    // The first of equal bounds (min_by_key), so one thread stays deterministic.
-    let closest =
-        fws.iter().filter_map(Worker::closest_state).min_by_key(|(h, _)| *h).map(|(h, s)| (h, s.clone()));
+    let closest = closest_of(fws.iter().map(Worker::closest_state));
+    let backward_closest = closest_of(bws.iter().map(Worker::closest_state));
     let mut forward = SideStats::default();
     for w in fws {
         forward.add(&w.finish());
@@ -276,10 +275,18 @@ pub fn solve(
         )?),
     };
     if !matches!(report.outcome, Outcome::Solved(_)) {
+        report.stats.backward.closest_state = backward_closest.map(|(_, s)| s);
+        report.stats.forward.closest_state = closest.as_ref().map(|(_, s)| s.clone());
         report.stats.forward.closest_path = closest.and_then(|c| closest_path(level, &fwd, &table, &c));
     }
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// The closest state of several workers' (see [`Worker::closest_state`]): the smallest bound,
+/// the first of equal ones, so one thread stays deterministic.
+pub(crate) fn closest_of<'s>(states: impl Iterator<Item = Option<(u32, &'s State)>>) -> Option<(u32, State)> {
+    states.flatten().min_by_key(|(h, _)| *h).map(|(h, s)| (h, s.clone()))
 }
 
 /// The way from the start to a forward state of bound `h`, read from the table and replayed;

@@ -1,6 +1,7 @@
 //! Statistics of a solve: effort per direction, pruning per test, table size and memory.
 
 use bisolve_board::search::PruneCount;
+use bisolve_board::State;
 
 /// Effort of one direction (summed over its workers).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -39,6 +40,12 @@ pub struct SideStats {
     /// [`ClosestPath`]). `None` for the backward side, for solved levels, and for searches
     /// whose table no longer holds the path.
     pub closest_path: Option<ClosestPath>,
+    /// A search that ended without a solution, either side: the first state made with the
+    /// smallest lower bound ([`SideStats::closest_h`]), by the worker that made it (the first
+    /// such worker, so one thread stays deterministic). Backward, it shows how the search
+    /// misses the start when it comes within a pull or two of it (the player shut in another
+    /// region than the start player's, for instance). `None` for solved levels.
+    pub closest_state: Option<State>,
 }
 
 /// The way from the start to a state where the forward search came closest to the goals: the
@@ -65,6 +72,10 @@ impl SideStats {
         self.stale += other.stale;
         self.bridges += other.bridges;
         self.bridge_expanded += other.bridge_expanded;
+        if other.closest_state.is_some() && (self.closest_state.is_none() || other.closest_h < self.closest_h)
+        {
+            self.closest_state = other.closest_state.clone();
+        }
         if let Some(path) = &other.closest_path {
             if self.closest_path.as_ref().is_none_or(|mine| path.h < mine.h) {
                 self.closest_path = Some(path.clone());
@@ -143,5 +154,22 @@ mod tests {
         let mut empty = SideStats::default();
         empty.add(&SideStats { closest_h: Some(9), ..SideStats::default() });
         assert_eq!((empty.closest_h, empty.closest_unplaced), (Some(9), None));
+    }
+
+    #[test]
+    fn adding_keeps_the_closest_state_of_the_smaller_bound() {
+        let state = |b: u16| Some(State::new(vec![b], 0));
+        let mut later = SideStats { closest_h: Some(5), closest_state: state(5), ..SideStats::default() };
+        // An earlier run that came closer: its state wins.
+        later.add(&SideStats { closest_h: Some(3), closest_state: state(3), ..SideStats::default() });
+        assert_eq!((later.closest_h, later.closest_state.clone()), (Some(3), state(3)));
+        // One that came less close, or as close, leaves it.
+        later.add(&SideStats { closest_h: Some(4), closest_state: state(4), ..SideStats::default() });
+        later.add(&SideStats { closest_h: Some(3), closest_state: state(9), ..SideStats::default() });
+        assert_eq!(later.closest_state, state(3));
+        // A side without one takes the other's.
+        let mut none = SideStats::default();
+        none.add(&SideStats { closest_h: Some(8), closest_state: state(8), ..SideStats::default() });
+        assert_eq!((none.closest_h, none.closest_state), (Some(8), state(8)));
     }
 }

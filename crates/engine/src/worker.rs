@@ -75,7 +75,7 @@ pub struct Worker<'a, E: Expander> {
     /// search of its direction (see [`Worker::with_own_visited`]), and whether this worker
     /// reports the set's bytes.
     own: Option<(&'a OwnVisited, bool)>,
-    /// Forward workers: the first child made with the smallest bound so far (that bound is
+    /// The first child made with the smallest bound so far (that bound is
     /// `stats.closest_h`; see [`Worker::closest_state`]).
     closest: Option<State>,
 }
@@ -151,9 +151,9 @@ impl<'a, E: Expander> Worker<'a, E> {
         found
     }
 
-    /// Forward workers: the first state this worker made with the smallest lower bound, and
-    /// that bound (`None` for backward workers, and before any child). The table holds its
-    /// path from the start until the search ends (see [`crate::ClosestPath`]).
+    /// The first state this worker made with the smallest lower bound, and that bound (`None`
+    /// before any child). For a forward worker the table holds its path from the start until
+    /// the search ends (see [`crate::ClosestPath`]).
     pub fn closest_state(&self) -> Option<(u32, &State)> {
         self.stats.closest_h.zip(self.closest.as_ref())
     }
@@ -286,7 +286,7 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.stats.expanded += 1;
         self.stats.generated += self.children.len() as u64;
         let closer = note_closest(&mut self.stats, &self.children, self.weighting.cycle().is_some());
-        if let (Side::Forward, Some(child)) = (self.side, closer) {
+        if let Some(child) = closer {
             let mut moved = boxes.to_vec();
             moved[child.box_index as usize] = child.to;
             self.closest = Some(State::new(moved, child.player));

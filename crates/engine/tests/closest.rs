@@ -1,7 +1,8 @@
 //! The closest approach each side reports (`SideStats::closest_h`, `closest_unplaced`): a side
 //! that reaches its targets reports 0, a side that does not run reports nothing, and a
-//! search cut off early reports how far it got, and the way from the start to its closest
-//! state (`SideStats::closest_path`), which replays.
+//! search cut off early reports how far it got, the way from the start to its closest
+//! state (`SideStats::closest_path`), which replays, and each side's closest state itself
+//! (`SideStats::closest_state`).
 
 mod common;
 
@@ -66,6 +67,53 @@ fn a_search_cut_off_early_reports_how_far_it_got_and_the_way_there() {
     assert_eq!(path.h, closest);
     assert_eq!(replayed_pushes(&level, &path.lurd), 30 - path.h as usize);
     assert_eq!(report.stats.backward.closest_path, None, "only the forward side has one");
+    // The state is where the path ends: the box 30 - h squares along, the player behind it.
+    let state = report.stats.forward.closest_state.as_ref().expect("a closest state");
+    assert_eq!(state, &end_of(&level, &path.lurd));
+    assert_eq!(report.stats.backward.closest_state, None, "the backward search did not run");
+}
+
+/// The position (normalized as the searches store it) after `lurd` on `level`.
+fn end_of(level: &bisolve_board::Level, lurd: &str) -> bisolve_board::State {
+    let board = level.board();
+    let mut boxes = level.start().boxes.clone();
+    let mut player = level.start().player;
+    for step in parse_lurd(lurd).expect("LURD") {
+        let next = board.neighbour(player, step.dir);
+        if let Some(i) = boxes.iter().position(|&b| b == next) {
+            boxes[i] = board.neighbour(next, step.dir);
+        }
+        player = next;
+    }
+    let state = bisolve_board::State::new(boxes, player);
+    let player = state.normalized_player(board);
+    bisolve_board::State { player, ..state }
+}
+
+#[test]
+fn the_backward_side_reports_its_closest_state_too() {
+    // Twenty boxes and a budget of a few hundred states: neither side gets there. The
+    // backward state is a position of the level (its boxes on distinct squares, the player on
+    // none of them, on the smallest square of its region); one thread gives the same state
+    // every time.
+    let level = engine_level("open-room.xsb", 1);
+    let board = level.board();
+    let limits = Limits { states: Some(400), ..time_limit(10.0) };
+    let report = run(&level, &config("bidirectional", 1), &limits);
+    assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);
+    let bwd = &report.stats.backward;
+    let state = bwd.closest_state.as_ref().expect("a backward closest state");
+    assert_eq!(state.boxes.len(), board.n_boxes());
+    assert!(state.boxes.windows(2).all(|w| w[0] < w[1]), "sorted, distinct: {state:?}");
+    assert!(!state.boxes.contains(&state.player), "{state:?}");
+    assert_ne!(state.boxes, level.start().boxes, "not reached");
+    assert_eq!(state.player, state.normalized_player(board), "the player on its region's smallest square");
+    let again = run(&level, &config("bidirectional", 1), &limits);
+    assert_eq!(again.stats.backward.closest_state.as_ref(), Some(state), "one thread is deterministic");
+    // The forward side's state is where its closest path ends.
+    let fwd = &report.stats.forward;
+    let path = fwd.closest_path.as_ref().expect("a closest path");
+    assert_eq!(fwd.closest_state.as_ref(), Some(&end_of(&level, &path.lurd)));
 }
 
 #[test]
@@ -75,6 +123,8 @@ fn solved_levels_have_no_closest_path() {
         let report = run_named(&level, strategy, 1);
         assert!(matches!(report.outcome, Outcome::Solved(_)));
         assert_eq!(report.stats.forward.closest_path, None, "{strategy}");
+        assert_eq!(report.stats.forward.closest_state, None, "{strategy}");
+        assert_eq!(report.stats.backward.closest_state, None, "{strategy}");
     }
 }
 
