@@ -353,7 +353,7 @@ impl<'a> Bridges<'a> {
             if stop.is_set() {
                 return None;
             }
-            // Counted from the lengths: `OpenList::bytes` walks every bucket.
+            // Counted from the lengths, live nodes only (`OpenList::bytes` counts capacity).
             if open.len() * node_bytes + seen.len() * SEEN_BYTES > max_bytes {
                 return None;
             }
