@@ -596,11 +596,19 @@ pub fn solve_portfolio(
 }
 
 /// Adds the counts, states, table bytes and time of an `earlier` run to `report`, keeping the
-/// larger peak of open-list bytes.
+/// larger peak of open-list bytes. A solved report keeps no closest state or path of the
+/// earlier run (those are for levels not solved).
 fn absorb(report: &mut Report, earlier: &Report) {
+    let solved = matches!(report.outcome, Outcome::Solved(_));
     let (a, b) = (&earlier.stats, &mut report.stats);
     b.forward.add(&a.forward);
     b.backward.add(&a.backward);
+    if solved {
+        for side in [&mut b.forward, &mut b.backward] {
+            side.closest_path = None;
+            side.closest_state = None;
+        }
+    }
     b.states += a.states;
     b.table_bytes += a.table_bytes;
     b.peak_open_bytes = b.peak_open_bytes.max(a.peak_open_bytes);
@@ -1262,5 +1270,38 @@ mod tests {
             let (lo, hi) = (sizes.iter().min(), sizes.iter().max());
             assert!(hi.zip(lo).is_some_and(|(h, l)| h - l <= 1), "{threads} threads: {sizes:?}");
         }
+    }
+
+    #[test]
+    fn a_run_solved_after_a_restart_keeps_no_closest_state_of_the_run_before() {
+        use crate::solve::{FoundBy, Solution};
+        use crate::stats::ClosestPath;
+        let report = |outcome| Report {
+            outcome,
+            stats: Stats::default(),
+            elapsed: Duration::from_secs(1),
+            threads: 1,
+            strategy: String::new(),
+            note: None,
+        };
+        let mut earlier = report(Outcome::Cutoff(Cutoff::Time));
+        for side in [&mut earlier.stats.forward, &mut earlier.stats.backward] {
+            side.closest_h = Some(3);
+            side.closest_state = Some(State::new(vec![5], 1));
+            side.closest_path = Some(ClosestPath { h: 3, lurd: "R".into() });
+        }
+        let solution = Solution { lurd: "R".into(), moves: 1, pushes: 1, found_by: FoundBy::Forward };
+        let mut solved = report(Outcome::Solved(solution));
+        absorb(&mut solved, &earlier);
+        for side in [&solved.stats.forward, &solved.stats.backward] {
+            assert_eq!((&side.closest_path, &side.closest_state), (&None, &None));
+            assert_eq!(side.closest_h, Some(3), "the counts add up as before");
+        }
+        assert_eq!(solved.elapsed, Duration::from_secs(2));
+        // Not solved: the earlier run's closest state stays.
+        let mut cut = report(Outcome::Cutoff(Cutoff::Time));
+        absorb(&mut cut, &earlier);
+        assert_eq!(cut.stats.backward.closest_state, Some(State::new(vec![5], 1)));
+        assert!(cut.stats.forward.closest_path.is_some());
     }
 }
