@@ -20,15 +20,16 @@
 //!
 //! The perimeter is one larger bridge aimed at the start itself, run once the forward worker
 //! has expanded [`PERIMETER_AFTER`] nodes: a greedy search from the start on the matching
-//! bound to the start's own box squares, so it takes the positions whose boxes stand
-//! nearest their start squares first, [`PERIMETER_EXPANSIONS`] of them, and records every
-//! state it makes. A bridge aims at one state, the backward search's closest, and on the
-//! levels where the backward search ends within a few pulls of the start that state is most
-//! often one the start can never be pushed into (the player on the wrong side of the boxes
-//! round the start), so nothing meets. The perimeter holds the start's whole neighbourhood
-//! instead, and any backward state the backward search makes in it is a meeting. It solved
-//! XSokoban 30 at 60 s on 2 threads in each of four runs (24-27 s), which no earlier build
-//! had solved (`benches/results/2026-11-27-perimeter.txt`). Switch:
+//! bound of pull distances to the start squares (the backward search's own bound), so it
+//! takes the positions whose boxes stand nearest their start squares first,
+//! [`PERIMETER_EXPANSIONS`] of them, and records every state it makes. A bridge aims at one
+//! state, the backward search's closest, and on the levels where the backward search ends
+//! within a few pulls of the start that state is most often one the start can never be
+//! pushed into (the player on the wrong side of the boxes round the start), so nothing
+//! meets. The perimeter holds the start's whole neighbourhood instead, and any backward state
+//! the backward search makes in it is a meeting. It solved XSokoban 30 at 60 s on 2 threads
+//! in each of four runs (24-27 s), which no earlier build had solved
+//! (`benches/results/2026-11-27-perimeter.txt`). Switch:
 //! [`crate::Strategy::perimeter`] (`--no-perimeter`); it runs only with the bridges.
 //!
 //! Backward bridges are the mirror ([`crate::Strategy::backward_bridges`],
@@ -47,7 +48,7 @@ use parking_lot::Mutex;
 
 use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::search::{Child, Expander, NodeRef, Side};
-use bisolve_board::{Board, Cell, State};
+use bisolve_board::{Board, Cell, DistanceTable, State};
 
 use crate::limits::{Pacer, Stop};
 use crate::open::OpenList;
@@ -287,12 +288,11 @@ impl<'a> Bridges<'a> {
         if !self.perimeter_done && fw.stats.expanded >= self.config.perimeter_after {
             self.perimeter_done = true;
             // Aimed at the roots' own boxes: ordered by how far the boxes have moved from them.
-            let target = fw.exp.roots(&mut fw.scratch).first()?.state.clone();
             let max_bytes =
                 stop.memory_limit().map_or(PERIMETER_MAX_BYTES, |m| (m / 32).min(PERIMETER_MAX_BYTES));
             let before = self.expanded;
             self.runs += 1;
-            let found = self.run(fw, &target, self.config.perimeter, max_bytes, table, stop);
+            let found = self.run(fw, None, self.config.perimeter, max_bytes, table, stop);
             self.perimeter_expanded = self.expanded - before;
             return found;
         }
@@ -304,15 +304,31 @@ impl<'a> Bridges<'a> {
         let (version, target) = self.closest.get()?;
         self.last_version = version;
         self.runs += 1;
-        self.run(fw, &target, self.config.budget, MAX_BYTES, table, stop)
+        self.run(fw, Some(&target), self.config.budget, MAX_BYTES, table, stop)
     }
 
-    /// One bridge from the worker's roots towards `target`: at most `budget` expansions, and
-    /// ends once its open list and set of states seen take `max_bytes`.
+    /// What the perimeter of a search in direction `side` measures a state with: how many
+    /// moves at least its boxes are from the roots' boxes, counted the way the search moves
+    /// them. A forward perimeter takes the pull distances to the start squares (a box pushed
+    /// from its start square to `x` took at least as many pushes as it takes pulls to bring
+    /// it back; the backward search's own bound, which it judges the same states by); a
+    /// backward one the push distances to the goals. (The first perimeter measured with push distances back to the
+    /// start squares: they are infinite for a box that cannot be pushed back, so it never
+    /// expanded a state after a push that cannot be undone.)
+    fn perimeter_distances(board: &Board, side: Side) -> &DistanceTable {
+        match side {
+            Side::Forward => board.start_distances(),
+            Side::Backward => board.goal_distances(),
+        }
+    }
+
+    /// One bridge from the worker's roots towards `target`, or the perimeter round the roots
+    /// (`None`, measured as [`Bridges::perimeter_distances`] says): at most `budget`
+    /// expansions, and ends once its open list and set of states seen take `max_bytes`.
     fn run<F: Expander>(
         &mut self,
         fw: &mut Worker<'_, F>,
-        target: &State,
+        target: Option<&State>,
         budget: u64,
         max_bytes: usize,
         table: &VisitedTable,
@@ -320,9 +336,17 @@ impl<'a> Bridges<'a> {
     ) -> Option<Found> {
         let board = self.board;
         let side = fw.exp.side();
-        let distances = match side {
-            Side::Forward => board.push_distances_to(&target.boxes),
-            Side::Backward => board.pull_distances_to(&target.boxes),
+        let aimed;
+        let distances = match (target, side) {
+            (None, _) => Bridges::perimeter_distances(board, side),
+            (Some(t), Side::Forward) => {
+                aimed = board.push_distances_to(&t.boxes);
+                &aimed
+            }
+            (Some(t), Side::Backward) => {
+                aimed = board.pull_distances_to(&t.boxes);
+                &aimed
+            }
         };
         let mut bound = LowerBound::new(BoundKind::Matching);
         let n = board.n_boxes();
@@ -332,7 +356,7 @@ impl<'a> Bridges<'a> {
         let mut child_node: Vec<u16> = Vec::with_capacity(HEADER + n);
         let mut children = Vec::new();
         for root in fw.exp.roots(&mut fw.scratch) {
-            let Some(h) = bound.prepare(&distances, &root.state.boxes) else {
+            let Some(h) = bound.prepare(distances, &root.state.boxes) else {
                 continue;
             };
             if seen.insert(root.fp.key()) {
@@ -360,7 +384,7 @@ impl<'a> Bridges<'a> {
             open.pop(&mut node)?;
             let (player, g) = (node[0], u32::from(node[1]));
             let boxes: &[Cell] = &node[HEADER..];
-            if bound.prepare(&distances, boxes).is_none() {
+            if bound.prepare(distances, boxes).is_none() {
                 continue;
             }
             let fp = fw.zobrist.fingerprint(boxes, player);
@@ -404,7 +428,7 @@ impl<'a> Bridges<'a> {
                     }
                     Insert::Improved | Insert::Duplicate => {}
                 }
-                if let Some(h) = bound.after_move(&distances, child.box_index as usize, child.to) {
+                if let Some(h) = bound.after_move(distances, child.box_index as usize, child.to) {
                     open.push(h as usize, 0, &child_node);
                 }
             }
@@ -562,6 +586,37 @@ mod tests {
         let pushes = stitch(Some(fwd), Some(bwd), board, table, found).expect("stitched");
         assert_eq!(boxes_after(board, start, &pushes), target.boxes);
         pushes.len()
+    }
+
+    /// A room whose goal is reached only along the bottom row, where no box can ever be pushed
+    /// up again: every push onto that row is one that cannot be undone.
+    const BOTTOM_ROW: &str = "#######\n#     #\n# $  ##\n#@   .#\n#######\n";
+
+    #[test]
+    fn the_perimeter_goes_past_pushes_that_cannot_be_undone() {
+        let level = Level::parse(BOTTOM_ROW).unwrap();
+        let (board, start) = (level.board(), level.start());
+        let below_start = board.cell(2, 3).expect("floor");
+        // Pushed back to its start square, a box on the bottom row never gets there; pulled, it
+        // does in one pull.
+        let back = board.push_distances_to(&start.boxes);
+        assert_eq!(back.get(below_start, 0), bisolve_board::UNREACHABLE);
+        assert_eq!(Bridges::perimeter_distances(board, Side::Forward).get(below_start, 0), 1);
+        // No goal macros: the box reaches its goal a push at a time, along the bottom row.
+        let config =
+            Strategy::default().forward_config(PushConfig { goal_macros: false, ..PushConfig::default() });
+        let fwd = Forward::new(board, start, config);
+        let table = VisitedTable::new(4);
+        let cancel = AtomicBool::new(false);
+        let stop = Stop::new(Limits::default(), &cancel, 1);
+        let mut fw = Worker::new(&fwd, board.zobrist(), board.n_boxes(), Strategy::default(), 0);
+        assert!(fw.seed(&table).is_none());
+        let closest = Closest::new();
+        let config = BridgeConfig { perimeter_after: 0, ..BridgeConfig::forward(true) };
+        let mut bridges = Bridges::new(config, board, &closest);
+        let found = bridges.maybe_run(&mut fw, &table, &stop);
+        assert!(matches!(found, Some(Found::Goal { side: Side::Forward, .. })), "{found:?}");
+        assert_eq!(bridges.runs, 1);
     }
 
     #[test]
