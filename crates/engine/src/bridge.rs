@@ -312,9 +312,9 @@ impl<'a> Bridges<'a> {
     /// them. A forward perimeter takes the pull distances to the start squares (a box pushed
     /// from its start square to `x` took at least as many pushes as it takes pulls to bring
     /// it back; the backward search's own bound, which it judges the same states by); a
-    /// backward one the push distances to the goals. (The first perimeter measured with push distances back to the
-    /// start squares: they are infinite for a box that cannot be pushed back, so it never
-    /// expanded a state after a push that cannot be undone.)
+    /// backward one the push distances to the goals. (The first perimeter measured with push
+    /// distances back to the start squares: they are infinite for a box that cannot be pushed
+    /// back, so it never expanded a state after a push that cannot be undone.)
     fn perimeter_distances(board: &Board, side: Side) -> &DistanceTable {
         match side {
             Side::Forward => board.start_distances(),
