@@ -268,27 +268,27 @@ pub struct PruningArgs {
     /// Workers per forward search of a portfolio, as `--dives` (default 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub forward_dives: Option<u32>,
-    /// A portfolio not done after SECS starts again from scratch with 4 backward dives and box
-    /// moves, and if still not done 25 s later once more with 8 and the members' own moves
-    /// (single ones unless --box-moves), for the rest of its time limit. Default:
-    /// 10 s where there are at least 2 threads and no more than the searches (2 threads for
-    /// the default portfolio), else none.
+    /// A portfolio not done after SECS starts again from scratch with 2 backward dives and box
+    /// moves, 7 s later with 4 and box moves, and if still not done 24 s later once more with 8
+    /// and the members' own moves (single ones unless --box-moves), for the rest of its time
+    /// limit. Default: 10 s where there are at least 2 threads and no more than the searches
+    /// (2 threads for the default portfolio), else none.
     #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
     pub restart_after: Option<f64>,
-    /// The restarts, as `SECS:DIVES[:box|single][:fessK]` items (`10:4:box,25:8`, the default):
-    /// how long each run goes before the next starts from scratch, the backward dives of that
-    /// next run (`--forward-dives` applies to every run), optionally its moves (`box` turns box
-    /// moves on for both sides, `single` off), and optionally its feature-cell turn (`fessK`:
-    /// members ordered by feature cells take a cell in turn every K-th expansion in that run).
-    /// The last runs for the rest of the time limit.
-    /// Restarts are timed, so a one-thread run with them is no longer deterministic.
+    /// The restarts, as `SECS:DIVES[:box|single][:fessK]` items (`10:2:box,7:4:box,24:8`, the
+    /// default): how long each run goes before the next starts from scratch, the backward dives
+    /// of that next run (`--forward-dives` applies to every run), optionally its moves (`box`
+    /// turns box moves on for both sides, `single` off), and optionally its feature-cell turn
+    /// (`fessK`: members ordered by feature cells take a cell in turn every K-th expansion in
+    /// that run). The last runs for the rest of the time limit. Restarts are timed, so a
+    /// one-thread run with them is no longer deterministic.
     #[arg(long, value_name = "LIST", conflicts_with_all = ["no_restart", "restart_after"])]
     pub restarts: Option<String>,
     /// No restart (see `--restart-after`).
     #[arg(long)]
     pub no_restart: bool,
-    /// Restart once only, with 4 backward dives, not a second time with 8 (see
-    /// `--restart-after`; with `--restarts`, keeps the first of the list).
+    /// Restart once only: the first restart (2 backward dives, box moves) runs for the rest of
+    /// the time limit (see `--restart-after`; with `--restarts`, keeps the first of the list).
     #[arg(long)]
     pub no_second_restart: bool,
 }

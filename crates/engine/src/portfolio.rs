@@ -113,7 +113,7 @@ pub struct Portfolio {
 /// backward dives from scratch solved XSokoban 27 in 2.0 s and 35 in 5.1 s within 25 s, where
 /// four from scratch (the first restart's) solved none of the first 23 within 20 s. The
 /// levels the first restart solves at 60 s were all solved within 18 s of it (at most 28 s
-/// into the run), so the default second restart comes 25 s after the first. At 60 s it
+/// into the run), so the second restart then came 25 s after the first. At 60 s it
 /// solved XSokoban 27 (37.0 s) and 35 (44.6 s) of those 26
 /// (`benches/results/2026-11-26-second-restart.txt`).
 ///
@@ -142,9 +142,19 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 
 /// The default restarts after the first search: how long the run before each goes, the
 /// backward workers per search from it on, and its box moves ([`Restart::box_moves`]): the
-/// first restart's run makes box moves, the second's the members' own moves again.
-pub const RESTARTS: [(Duration, usize, Option<bool>, Option<u32>); 2] =
-    [(RESTART_AFTER, 4, Some(true), None), (Duration::from_secs(25), 8, None, None)];
+/// first two restarts' runs make box moves, with two backward dives for 7 s and then four,
+/// the third's the members' own moves again, with eight.
+///
+/// Box moves with two dives and with four solve different levels. XSokoban 23: two dives
+/// (or one) from 10 s on solved it 4.2-5.6 s into their run in 14 of 15 runs (3 of 5 runs
+/// of the whole schedule), four in none of 3. Sasquatch 25 needs three or more (two: 0 of 3 runs). XSokoban 30 needs 17-21 s of
+/// four, hence 24 s for that run; the last run starts at 41 s (2026-11-28, 2 threads, 2-core
+/// machine; `benches/results/2026-11-28-restart-schedule.txt`).
+pub const RESTARTS: [(Duration, usize, Option<bool>, Option<u32>); 3] = [
+    (RESTART_AFTER, 2, Some(true), None),
+    (Duration::from_secs(7), 4, Some(true), None),
+    (Duration::from_secs(24), 8, None, None),
+];
 
 impl Restart {
     /// The default restarts for a portfolio of `searches` searches on `threads` threads
@@ -1214,7 +1224,7 @@ mod tests {
             .map(|r| (r.box_moves, r.cycle))
             .collect();
         assert_eq!(turns, [(Some(true), Some(2)), (None, Some(5)), (Some(false), None)]);
-        assert_eq!(Restart::parse_list("10:4:box,25:8").expect("valid"), Restart::defaults());
+        assert_eq!(Restart::parse_list("10:2:box,7:4:box,24:8").expect("valid"), Restart::defaults());
         for (bad, why) in [
             ("", "expected SECS:DIVES"),
             ("10", "expected SECS:DIVES"),
