@@ -147,9 +147,11 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 ///
 /// Box moves with two dives and with four solve different levels. XSokoban 23: two dives
 /// (or one) from 10 s on solved it 4.2-5.6 s into their run in 14 of 15 runs (3 of 5 runs
-/// of the whole schedule), four in none of 3. Sasquatch 25 needs three or more (two: 0 of 3 runs). XSokoban 30 needs 17-21 s of
-/// four, hence 24 s for that run; the last run starts at 41 s (2026-11-28, 2 threads, 2-core
-/// machine; `benches/results/2026-11-28-restart-schedule.txt`).
+/// of the whole schedule), four in none of 3. Sasquatch 25 needs three or more (two: 0 of 3
+/// runs). XSokoban 30 needs 17-21 s of four, hence 24 s for that run; the last run starts
+/// at 41 s (2026-11-28, 2 threads, 2-core machine; on one 1.5 times slower, XSokoban 23
+/// needed 6.5-7.9 s of two and 30 27-32 s of four;
+/// `benches/results/2026-11-28-restart-schedule.txt`).
 pub const RESTARTS: [(Duration, usize, Option<bool>, Option<u32>); 3] = [
     (RESTART_AFTER, 2, Some(true), None),
     (Duration::from_secs(7), 4, Some(true), None),
