@@ -37,5 +37,5 @@ pub use crate::board::{
 pub use crate::dir::Dir;
 pub use crate::error::{LevelError, LevelErrorKind, ParseError};
 pub use crate::level::{load_collection, Collection, Level, LevelEntry};
-pub use crate::reach::{Areas, BoxMap, Reach, SquareDirs};
+pub use crate::reach::{Areas, BoxMap, Moved, Reach, RunReach, SquareDirs};
 pub use crate::state::{Fingerprint, PassThrough, State, Zobrist};

@@ -305,45 +305,55 @@ impl Areas {
         (self.count(), self.roots[self.area[player as usize] as usize])
     }
 
-    /// The area count and the player's normalized position (the smallest cell of the region)
-    /// after one box moves from `from` to `to` (neighbours, as a push or pull moves it, or
-    /// further, as a macro does) and the player ends on `player`, all worked out from the last
-    /// labelling, which must be of the position before the move. `to` and `player` were free
-    /// in it, `from` held the moving box, and `player` is not `to`.
-    pub fn after_move(&self, board: &Board, from: Cell, to: Cell, player: Cell) -> (u32, Cell) {
-        debug_assert!(self.is_free(to) && !self.is_free(from) && player != to);
-        debug_assert!(player == from || self.is_free(player));
-        // First `to` fills up (`from` still blocked): its area falls into the subtrees of
-        // the children that have no way round `to`, plus the rest unless `to` is the root.
-        let t = to as usize;
+    /// The children of `v` (free in the labelled position) whose subtrees fall off the rest
+    /// of its area when `v` is blocked: those with no back edge above `v`, or every child
+    /// when `v` is the area's root.
+    #[inline]
+    fn splits(&self, board: &Board, v: Cell) -> ([Cell; 4], usize) {
+        let t = v as usize;
         let root = self.parent[t] == NO_CELL;
         let mut splits = [NO_CELL; 4];
         let mut n_splits = 0;
-        for &c in board.neighbours(to) {
+        for &c in board.neighbours(v) {
             if c != NO_CELL
                 && self.is_free(c)
-                && self.parent[c as usize] == to
+                && self.parent[c as usize] == v
                 && (root || self.low[c as usize] >= self.disc[t])
             {
                 splits[n_splits] = c;
                 n_splits += 1;
             }
         }
-        let blocked_count = self.count() - 1 + n_splits as u32 + u32::from(!root);
-        let area_of_to = self.area[t];
-        let piece = |w: Cell| -> (Piece, Cell) {
-            let a = self.area[w as usize];
-            if a == area_of_to {
-                let dw = self.disc[w as usize];
-                for (slot, &c) in splits[..n_splits].iter().enumerate() {
-                    if self.disc[c as usize] <= dw && dw < self.end[c as usize] {
-                        return (Piece::Subtree(slot), self.sub_min[c as usize]);
-                    }
+        (splits, n_splits)
+    }
+
+    /// The piece free cell `w` lies in once `v` is blocked (`splits` being
+    /// [`Areas::splits`] of `v`), with the piece's smallest cell.
+    #[inline]
+    fn piece(&self, v: Cell, splits: &[Cell], w: Cell) -> (Piece, Cell) {
+        let a = self.area[w as usize];
+        if a == self.area[v as usize] {
+            let dw = self.disc[w as usize];
+            for (slot, &c) in splits.iter().enumerate() {
+                if self.disc[c as usize] <= dw && dw < self.end[c as usize] {
+                    return (Piece::Subtree(slot), self.sub_min[c as usize]);
                 }
             }
-            (Piece::Area(a), self.roots[a as usize])
-        };
-        // Then `from` opens and joins the pieces around it into one.
+        }
+        (Piece::Area(a), self.roots[a as usize])
+    }
+
+    /// The distinct pieces (with their smallest cells) around `from`, a box's square that
+    /// opens, once `to` is blocked (`piece` says which piece a free cell is in): `from` joins
+    /// them into one.
+    #[inline]
+    fn joined(
+        &self,
+        board: &Board,
+        from: Cell,
+        to: Cell,
+        piece: impl Fn(Cell) -> (Piece, Cell),
+    ) -> ([(Piece, Cell); 4], usize) {
         let mut joined = [(Piece::Area(u32::MAX), NO_CELL); 4];
         let mut n_joined = 0;
         for &w in board.neighbours(from) {
@@ -356,6 +366,61 @@ impl Areas {
                 n_joined += 1;
             }
         }
+        (joined, n_joined)
+    }
+
+    /// Where the player can walk after one box moves from `from` to `to` (anywhere: the
+    /// squares of a run of box moves, `from` itself included) and the player ends on
+    /// `player`, worked out from the last labelling, which must be of the position before the
+    /// move, as in [`Areas::after_move`]: each [`Moved::reaches`] reads a few cells around
+    /// `to`, with no flood fill. The runs of box moves ask it of every square their box
+    /// reaches.
+    #[inline]
+    pub fn moved(&self, board: &Board, from: Cell, to: Cell, player: Cell) -> Moved<'_> {
+        debug_assert!(!self.is_free(from) && player != to);
+        debug_assert!(player == from || self.is_free(player));
+        // A run of box moves can bring the box back round to its square: then nothing splits
+        // and nothing opens.
+        let back = from == to;
+        debug_assert!(back || self.is_free(to));
+        let (splits, n_splits) = if back { ([NO_CELL; 4], 0) } else { self.splits(board, to) };
+        let piece = |w: Cell| self.piece(to, &splits[..n_splits], w);
+        let (joined, n_joined) = if back {
+            ([(Piece::Area(u32::MAX), NO_CELL); 4], 0)
+        } else {
+            self.joined(board, from, to, piece)
+        };
+        let mut pieces = [Piece::Area(u32::MAX); 4];
+        for (p, &(q, _)) in pieces.iter_mut().zip(&joined[..n_joined]) {
+            *p = q;
+        }
+        let mut moved =
+            Moved { areas: self, from, to, splits, n_splits, joined: pieces, n_joined, player: None };
+        if player != from {
+            let p = moved.piece(player);
+            if !moved.is_joined(p) {
+                moved.player = Some(p);
+            }
+        }
+        moved
+    }
+
+    /// The area count and the player's normalized position (the smallest cell of the region)
+    /// after one box moves from `from` to `to` (neighbours, as a push or pull moves it, or
+    /// further, as a macro does) and the player ends on `player`, all worked out from the last
+    /// labelling, which must be of the position before the move. `to` and `player` were free
+    /// in it, `from` held the moving box, and `player` is not `to`.
+    pub fn after_move(&self, board: &Board, from: Cell, to: Cell, player: Cell) -> (u32, Cell) {
+        debug_assert!(self.is_free(to) && !self.is_free(from) && player != to);
+        debug_assert!(player == from || self.is_free(player));
+        // First `to` fills up (`from` still blocked): its area falls into the subtrees of
+        // the children that have no way round `to`, plus the rest unless `to` is the root.
+        let root = self.parent[to as usize] == NO_CELL;
+        let (splits, n_splits) = self.splits(board, to);
+        let blocked_count = self.count() - 1 + n_splits as u32 + u32::from(!root);
+        let piece = |w: Cell| self.piece(to, &splits[..n_splits], w);
+        // Then `from` opens and joins the pieces around it into one.
+        let (joined, n_joined) = self.joined(board, from, to, piece);
         let count = blocked_count + 1 - n_joined as u32;
         let around_from = || joined[..n_joined].iter().fold(from, |m, &(_, c)| m.min(c));
         let player_min = if player == from {
@@ -369,6 +434,71 @@ impl Areas {
             }
         };
         (count, player_min)
+    }
+}
+
+/// The player's region after one box move, read from the labels of the position before it
+/// ([`Areas::moved`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Moved<'a> {
+    areas: &'a Areas,
+    from: Cell,
+    to: Cell,
+    splits: [Cell; 4],
+    n_splits: usize,
+    /// The pieces the opened square joins.
+    joined: [Piece; 4],
+    n_joined: usize,
+    /// The player's piece, or `None` when the player is in the joined one.
+    player: Option<Piece>,
+}
+
+impl Moved<'_> {
+    #[inline]
+    fn piece(&self, w: Cell) -> Piece {
+        self.areas.piece(self.to, &self.splits[..self.n_splits], w).0
+    }
+
+    #[inline]
+    fn is_joined(&self, p: Piece) -> bool {
+        self.joined[..self.n_joined].contains(&p)
+    }
+
+    /// True if the player can walk to `cell` after the move.
+    #[inline]
+    pub fn reaches(&self, cell: Cell) -> bool {
+        if cell == self.from {
+            return self.player.is_none();
+        }
+        if cell == self.to || !self.areas.is_free(cell) {
+            return false;
+        }
+        let p = self.piece(cell);
+        match self.player {
+            None => self.is_joined(p),
+            Some(q) => p == q,
+        }
+    }
+}
+
+/// The player's region with a run's box on one of its squares: from the labels of the
+/// position the run started from, or (without labels) from a flood fill.
+#[derive(Debug, Clone, Copy)]
+pub enum RunReach<'a> {
+    /// Read from the labels ([`Areas::moved`]).
+    Labels(Moved<'a>),
+    /// The last fill of this [`Reach`], made with the box on the square.
+    Fill(&'a Reach),
+}
+
+impl RunReach<'_> {
+    /// True if the player can walk to `cell`.
+    #[inline]
+    pub fn reaches(&self, cell: Cell) -> bool {
+        match self {
+            RunReach::Labels(moved) => moved.reaches(cell),
+            RunReach::Fill(reach) => reach.contains(cell),
+        }
     }
 }
 

@@ -1,5 +1,5 @@
-//! Feature cells of the feature-space search: the areas count agrees with repeated player
-//! fills, and packing a cell into one number loses nothing.
+//! Feature cells of the feature-space search: the areas count (and the player's region after a
+//! move) agrees with repeated player fills, and packing a cell into one number loses nothing.
 
 mod common;
 
@@ -138,6 +138,43 @@ proptest! {
         let (count, player_min) = areas.after_move(board, from, to, player);
         prop_assert_eq!(count, areas_by_fills(&level, &after));
         prop_assert_eq!(player_min, Reach::new(board.n_cells()).fill(board, &map, player));
+    }
+
+    /// Where the player can walk after one box moves anywhere (the box of a run of box
+    /// moves, back on its own square too), read from the parent's labels, is exactly where a
+    /// fresh fill of the child reaches, for every square of the board.
+    #[test]
+    fn reach_after_a_move_matches_a_fresh_fill(
+        maze in any::<bool>(),
+        picks in proptest::collection::vec(any::<u16>(), 1..16),
+        which in any::<usize>(),
+        target in any::<u16>(),
+        stay in any::<bool>(),
+        stand in any::<u16>(),
+    ) {
+        let level = Level::parse(if maze { MAZE } else { ROOMS }).unwrap();
+        let board = level.board();
+        let n = board.n_cells() as u16;
+        let mut boxes: Vec<Cell> = picks.iter().map(|p| p % n).collect();
+        boxes.sort_unstable();
+        boxes.dedup();
+        let from = boxes[which % boxes.len()];
+        let to = if stay { from } else { target % n };
+        prop_assume!(to == from || !boxes.contains(&to));
+        let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
+        let free: Vec<Cell> = (0..n).filter(|c| !after.contains(c)).collect();
+        prop_assume!(!free.is_empty());
+        let player = free[stand as usize % free.len()];
+        let mut areas = Areas::new(board.n_cells());
+        areas.label(board, &boxes);
+        let moved = areas.moved(board, from, to, player);
+        let mut map = BoxMap::new(board.n_cells());
+        map.set_all(&after);
+        let mut fill = Reach::new(board.n_cells());
+        fill.fill(board, &map, player);
+        for c in 0..n {
+            prop_assert_eq!(moved.reaches(c), fill.contains(c), "square {}", c);
+        }
     }
 
     /// Packing keeps both features (areas up to the cap) and orders by boxes placed first.

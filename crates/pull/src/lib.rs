@@ -29,7 +29,9 @@ use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
-use bisolve_board::{Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, SquareDirs, State, NO_CELL};
+use bisolve_board::{
+    Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, RunReach, SquareDirs, State, NO_CELL,
+};
 
 use std::sync::Arc;
 
@@ -334,12 +336,22 @@ impl Backward<'_> {
             k += 1;
             // The box on `at`, the player beyond it: where can it be pulled next?
             s.boxes.shift(b, at);
-            s.child_reach.fill(board, &s.boxes, board.neighbour(at, last));
+            let player = board.neighbour(at, last);
+            // With feature cells the node's labels say where the player can walk; else a fill.
+            if !self.config.features || cfg!(debug_assertions) {
+                s.child_reach.fill(board, &s.boxes, player);
+            }
+            let reach = if self.config.features {
+                RunReach::Labels(s.areas.moved(board, b, at, player))
+            } else {
+                RunReach::Fill(&s.child_reach)
+            };
             let mut next = [(NO_CELL, Dir::Up); 4];
             let mut n = 0;
             for d in Dir::ALL {
                 let to = board.neighbour(at, d);
-                if to != NO_CELL && s.child_reach.contains(to) && s.run_seen.insert(to, d) {
+                debug_assert!(to == NO_CELL || reach.reaches(to) == s.child_reach.contains(to));
+                if to != NO_CELL && reach.reaches(to) && s.run_seen.insert(to, d) {
                     next[n] = (to, d);
                     n += 1;
                 }

@@ -56,7 +56,9 @@ use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
 use bisolve_board::triples::TripleTable;
-use bisolve_board::{Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, SquareDirs, State, NO_CELL};
+use bisolve_board::{
+    Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, RunReach, SquareDirs, State, NO_CELL,
+};
 
 use std::sync::Arc;
 
@@ -580,16 +582,26 @@ impl Forward<'_> {
             k += 1;
             // The box on `at`, the player behind it: where can it go next?
             s.boxes.shift(b, at);
-            s.child_reach.fill(board, &s.boxes, board.neighbour(at, last.opposite()));
+            let player = board.neighbour(at, last.opposite());
+            // With feature cells the node's labels say where the player can walk; else a fill.
+            if !self.config.features || cfg!(debug_assertions) {
+                s.child_reach.fill(board, &s.boxes, player);
+            }
+            let reach = if self.config.features {
+                RunReach::Labels(s.areas.moved(board, b, at, player))
+            } else {
+                RunReach::Fill(&s.child_reach)
+            };
             let mut next = [(NO_CELL, Dir::Up); 4];
             let mut n = 0;
             let neighbours = *board.neighbours(at);
             for (d, &ahead) in neighbours.iter().enumerate() {
                 let behind = neighbours[(d + 2) & 3];
+                debug_assert!(behind == NO_CELL || reach.reaches(behind) == s.child_reach.contains(behind));
                 if ahead == NO_CELL
                     || s.boxes.is_box(ahead)
                     || behind == NO_CELL
-                    || !s.child_reach.contains(behind)
+                    || !reach.reaches(behind)
                     || !s.run_seen.insert(ahead, Dir::from_index(d))
                 {
                     continue;
