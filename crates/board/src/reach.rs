@@ -195,6 +195,21 @@ impl Areas {
         self.roots.len() as u32
     }
 
+    /// The smallest cell of the area of `player`, a free square of the labelled position:
+    /// the normalized player.
+    #[inline]
+    pub fn region_min(&self, player: Cell) -> Cell {
+        debug_assert!(self.is_free(player));
+        self.roots[self.area[player as usize] as usize]
+    }
+
+    /// True if the player on `player` (a free square of the labelled position) can walk to
+    /// `cell`: it is free and in the same area.
+    #[inline]
+    pub fn joins(&self, player: Cell, cell: Cell) -> bool {
+        self.is_free(cell) && self.area[cell as usize] == self.area[player as usize]
+    }
+
     /// True if `cell` was free in the labelled position.
     #[inline]
     fn is_free(&self, cell: Cell) -> bool {

@@ -450,14 +450,24 @@ impl Expander for Backward<'_> {
                 return;
             }
         }
-        let region_min = s.reach.fill(board, &s.boxes, node.player);
+        // With feature cells the labels say where the player can walk; the confinement test
+        // needs a fill.
+        let labels = self.config.features && !self.config.confinement;
+        let region_min = if labels {
+            s.areas.label(board, node.boxes);
+            // Debug builds fill too, to check every reading of the labels against the fill.
+            debug_assert_eq!(s.areas.region_min(node.player), s.reach.fill(board, &s.boxes, node.player));
+            s.areas.region_min(node.player)
+        } else {
+            s.reach.fill(board, &s.boxes, node.player)
+        };
         if self.config.confinement
             && s.confine.is_dead(board, node.boxes, &s.reach, region_min, self.start_player)
         {
             s.boxes.clear_all(node.boxes);
             return;
         }
-        if self.config.features {
+        if self.config.features && !labels {
             s.areas.label(board, node.boxes);
         }
         if s.bound.prepare(board.start_distances(), node.boxes).is_none() {
@@ -481,7 +491,12 @@ impl Expander for Backward<'_> {
             for d in Dir::ALL {
                 // The player stands on `to`, steps back to `beyond`, and the box follows.
                 let to = board.neighbour(b, d);
-                if to == NO_CELL || !s.reach.contains(to) {
+                if to == NO_CELL {
+                    continue;
+                }
+                let reached = if labels { s.areas.joins(node.player, to) } else { s.reach.contains(to) };
+                debug_assert_eq!(reached, s.reach.contains(to));
+                if !reached {
                     continue;
                 }
                 self.pull_child(s, node, &ctx, i, to, d, 1, out);
