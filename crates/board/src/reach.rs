@@ -195,14 +195,6 @@ impl Areas {
         self.roots.len() as u32
     }
 
-    /// The smallest cell of the area of `player`, a free square of the labelled position:
-    /// the normalized player.
-    #[inline]
-    pub fn region_min(&self, player: Cell) -> Cell {
-        debug_assert!(self.is_free(player));
-        self.roots[self.area[player as usize] as usize]
-    }
-
     /// True if the player on `player` (a free square of the labelled position) can walk to
     /// `cell`: it is free and in the same area.
     #[inline]
@@ -405,12 +397,7 @@ impl Areas {
         } else {
             self.joined(board, from, to, piece)
         };
-        let mut pieces = [Piece::Area(u32::MAX); 4];
-        for (p, &(q, _)) in pieces.iter_mut().zip(&joined[..n_joined]) {
-            *p = q;
-        }
-        let mut moved =
-            Moved { areas: self, from, to, splits, n_splits, joined: pieces, n_joined, player: None };
+        let mut moved = Moved { areas: self, from, to, splits, n_splits, joined, n_joined, player: None };
         if player != from {
             let p = moved.piece(player);
             if !moved.is_joined(p) {
@@ -461,8 +448,8 @@ pub struct Moved<'a> {
     to: Cell,
     splits: [Cell; 4],
     n_splits: usize,
-    /// The pieces the opened square joins.
-    joined: [Piece; 4],
+    /// The pieces the opened square joins (with their smallest cells, unused here).
+    joined: [(Piece, Cell); 4],
     n_joined: usize,
     /// The player's piece, or `None` when the player is in the joined one.
     player: Option<Piece>,
@@ -476,7 +463,7 @@ impl Moved<'_> {
 
     #[inline]
     fn is_joined(&self, p: Piece) -> bool {
-        self.joined[..self.n_joined].contains(&p)
+        self.joined[..self.n_joined].iter().any(|&(q, _)| q == p)
     }
 
     /// True if the player can walk to `cell` after the move.
@@ -506,7 +493,38 @@ pub enum RunReach<'a> {
     Fill(&'a Reach),
 }
 
-impl RunReach<'_> {
+impl<'a> RunReach<'a> {
+    /// Where the player can walk with a run's box moved from `from` to `at` (already so in
+    /// `boxes`) and the player on `player`: read from `labels`, the labels of the position
+    /// the run started from, when there are some (feature cells on), else filled into `fill`.
+    /// Debug builds fill either way and check the labels' reading on every square around `at`
+    /// (where the runs ask).
+    #[inline]
+    pub fn of_run(
+        board: &Board,
+        boxes: &BoxMap,
+        labels: Option<&'a Areas>,
+        fill: &'a mut Reach,
+        from: Cell,
+        at: Cell,
+        player: Cell,
+    ) -> RunReach<'a> {
+        if labels.is_none() || cfg!(debug_assertions) {
+            fill.fill(board, boxes, player);
+        }
+        match labels {
+            Some(areas) => {
+                let moved = areas.moved(board, from, at, player);
+                debug_assert!(board
+                    .neighbours(at)
+                    .iter()
+                    .all(|&c| c == NO_CELL || moved.reaches(c) == fill.contains(c)));
+                RunReach::Labels(moved)
+            }
+            None => RunReach::Fill(fill),
+        }
+    }
+
     /// True if the player can walk to `cell`.
     #[inline]
     pub fn reaches(&self, cell: Cell) -> bool {

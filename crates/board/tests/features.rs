@@ -37,6 +37,18 @@ const MAZE: &str = "\
 ###########
 ";
 
+/// One of the two boards (the maze or the rooms), boxes on the picked cells (sorted, no
+/// repeats, at least one) and the box `which` picks among them.
+fn position(maze: bool, picks: &[u16], which: usize) -> (Level, Vec<Cell>, Cell) {
+    let level = Level::parse(if maze { MAZE } else { ROOMS }).unwrap();
+    let n = level.board().n_cells() as u16;
+    let mut boxes: Vec<Cell> = picks.iter().map(|p| p % n).collect();
+    boxes.sort_unstable();
+    boxes.dedup();
+    let from = boxes[which % boxes.len()];
+    (level, boxes, from)
+}
+
 fn config(cases: u32) -> ProptestConfig {
     common::proptest_config(cases, 0x5EED_0002)
 }
@@ -110,13 +122,9 @@ proptest! {
         adjacent in any::<bool>(),
         stand in any::<u16>(),
     ) {
-        let level = Level::parse(if maze { MAZE } else { ROOMS }).unwrap();
+        let (level, boxes, from) = position(maze, &picks, which);
         let board = level.board();
         let n = board.n_cells() as u16;
-        let mut boxes: Vec<Cell> = picks.iter().map(|p| p % n).collect();
-        boxes.sort_unstable();
-        boxes.dedup();
-        let from = boxes[which % boxes.len()];
         let to = if adjacent {
             let options: Vec<Cell> = board.neighbours(from).iter().copied()
                 .filter(|&c| c != bisolve_board::NO_CELL && !boxes.contains(&c)).collect();
@@ -152,13 +160,9 @@ proptest! {
         stay in any::<bool>(),
         stand in any::<u16>(),
     ) {
-        let level = Level::parse(if maze { MAZE } else { ROOMS }).unwrap();
+        let (level, boxes, from) = position(maze, &picks, which);
         let board = level.board();
         let n = board.n_cells() as u16;
-        let mut boxes: Vec<Cell> = picks.iter().map(|p| p % n).collect();
-        boxes.sort_unstable();
-        boxes.dedup();
-        let from = boxes[which % boxes.len()];
         let to = if stay { from } else { target % n };
         prop_assume!(to == from || !boxes.contains(&to));
         let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();

@@ -337,20 +337,12 @@ impl Backward<'_> {
             // The box on `at`, the player beyond it: where can it be pulled next?
             s.boxes.shift(b, at);
             let player = board.neighbour(at, last);
-            // With feature cells the node's labels say where the player can walk; else a fill.
-            if !self.config.features || cfg!(debug_assertions) {
-                s.child_reach.fill(board, &s.boxes, player);
-            }
-            let reach = if self.config.features {
-                RunReach::Labels(s.areas.moved(board, b, at, player))
-            } else {
-                RunReach::Fill(&s.child_reach)
-            };
+            let labels = self.config.features.then_some(&s.areas);
+            let reach = RunReach::of_run(board, &s.boxes, labels, &mut s.child_reach, b, at, player);
             let mut next = [(NO_CELL, Dir::Up); 4];
             let mut n = 0;
             for d in Dir::ALL {
                 let to = board.neighbour(at, d);
-                debug_assert!(to == NO_CELL || reach.reaches(to) == s.child_reach.contains(to));
                 if to != NO_CELL && reach.reaches(to) && s.run_seen.insert(to, d) {
                     next[n] = (to, d);
                     n += 1;
@@ -456,8 +448,9 @@ impl Expander for Backward<'_> {
         let region_min = if labels {
             s.areas.label(board, node.boxes);
             // Debug builds fill too, to check every reading of the labels against the fill.
-            debug_assert_eq!(s.areas.region_min(node.player), s.reach.fill(board, &s.boxes, node.player));
-            s.areas.region_min(node.player)
+            let (_, region_min) = s.areas.unmoved(node.player);
+            debug_assert_eq!(region_min, s.reach.fill(board, &s.boxes, node.player));
+            region_min
         } else {
             s.reach.fill(board, &s.boxes, node.player)
         };

@@ -583,21 +583,13 @@ impl Forward<'_> {
             // The box on `at`, the player behind it: where can it go next?
             s.boxes.shift(b, at);
             let player = board.neighbour(at, last.opposite());
-            // With feature cells the node's labels say where the player can walk; else a fill.
-            if !self.config.features || cfg!(debug_assertions) {
-                s.child_reach.fill(board, &s.boxes, player);
-            }
-            let reach = if self.config.features {
-                RunReach::Labels(s.areas.moved(board, b, at, player))
-            } else {
-                RunReach::Fill(&s.child_reach)
-            };
+            let labels = self.config.features.then_some(&s.areas);
+            let reach = RunReach::of_run(board, &s.boxes, labels, &mut s.child_reach, b, at, player);
             let mut next = [(NO_CELL, Dir::Up); 4];
             let mut n = 0;
             let neighbours = *board.neighbours(at);
             for (d, &ahead) in neighbours.iter().enumerate() {
                 let behind = neighbours[(d + 2) & 3];
-                debug_assert!(behind == NO_CELL || reach.reaches(behind) == s.child_reach.contains(behind));
                 if ahead == NO_CELL
                     || s.boxes.is_box(ahead)
                     || behind == NO_CELL
