@@ -13,6 +13,11 @@ lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
 
+# Rewrite the golden effort counters (crates/cli/tests/golden/effort.tsv) after a change that
+# moves the search; commit them with it. Needs ../shared.
+golden:
+    BISOLVE_BLESS=1 cargo test -p bisolve --test golden -- --nocapture
+
 # Everything CI runs.
 ci:
     .ci/run
