@@ -123,7 +123,8 @@ fn measure(set: &Set) -> Rows {
     args.extend(["--threads", "1", "--jobs", "2", "--states", STATES, "--time-limit", SECONDS]);
     args.extend(["--json", arg(&json)]);
     let run = bisolve(&args);
-    run.expect_code(0);
+    // 1 when a level was not solved: a change may do that, and the rows say which.
+    assert!(matches!(run.code, Some(0 | 1)), "golden: bench of {} failed\n{run}", set.name);
     let text = std::fs::read_to_string(&json).expect("the records");
     let mut rows = Rows::new();
     for line in text.lines() {
