@@ -80,12 +80,11 @@ impl Row {
 
     /// The counts in words, for the list of differences.
     fn counts(&self) -> String {
-        let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
         format!(
             "{} ({} moves, {} pushes, {} states, {} expanded)",
             self.status,
-            opt(self.moves),
-            opt(self.pushes),
+            dash(self.moves),
+            dash(self.pushes),
             self.states,
             self.expanded
         )
@@ -93,18 +92,22 @@ impl Row {
 
     /// The row as the golden file holds it.
     fn line(&self, key: &(String, usize)) -> String {
-        let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
         format!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}",
             key.0,
             key.1,
             self.status,
-            opt(self.moves),
-            opt(self.pushes),
+            dash(self.moves),
+            dash(self.pushes),
             self.states,
             self.expanded
         )
     }
+}
+
+/// A count, or `-` for none (the moves and pushes of a level not solved).
+fn dash(v: Option<u64>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
 
 type Rows = BTreeMap<(String, usize), Row>;
@@ -112,14 +115,15 @@ type Rows = BTreeMap<(String, usize), Row>;
 /// Runs the default search on one thread over `set` and reads its records.
 fn measure(set: &Set) -> Rows {
     let json = temp_file(&format!("golden-{}.json", set.name), "");
-    let mut files: Vec<PathBuf> = vec![set.path.clone()];
-    if let Some(n) = set.first {
+    let file = match set.first {
         // `bench` takes whole files: write the first `n` levels to a file of their own.
-        let text = std::fs::read_to_string(&set.path).expect("read the set");
-        files = vec![temp_file(&format!("golden-{}.xsb", set.name), first_levels(&text, n))];
-    }
-    let mut args = vec!["bench"];
-    args.extend(files.iter().map(|f| arg(f)));
+        Some(n) => {
+            let text = std::fs::read_to_string(&set.path).expect("read the set");
+            temp_file(&format!("golden-{}.xsb", set.name), first_levels(&text, n))
+        }
+        None => set.path.clone(),
+    };
+    let mut args = vec!["bench", arg(&file)];
     args.extend(["--threads", "1", "--jobs", "2", "--states", STATES, "--time-limit", SECONDS]);
     args.extend(["--json", arg(&json)]);
     let run = bisolve(&args);
