@@ -153,7 +153,9 @@ pub struct Areas {
     /// Per area: its root, which is also its smallest cell.
     roots: Vec<Cell>,
     base: u32,
-    stack: Vec<(Cell, u8)>,
+    /// The cells above the one being searched: each with the index of its next neighbour,
+    /// its lowest reachable number so far and its subtree's smallest cell so far.
+    stack: Vec<(Cell, u8, u32, Cell)>,
     /// Per cell: its neighbours with the walls left out (the first `degree` entries), copied
     /// from the board by the first labelling.
     adjacent: Vec<[Cell; 4]>,
@@ -183,7 +185,7 @@ impl Areas {
             area: vec![0; n_cells],
             roots: Vec::new(),
             base: 1,
-            stack: Vec::with_capacity(n_cells),
+            stack: Vec::new(),
             adjacent: Vec::new(),
             degree: Vec::new(),
         }
@@ -230,42 +232,61 @@ impl Areas {
         for &b in boxes {
             self.disc[b as usize] = BOX_MARK;
         }
-        for start in 0..n as Cell {
-            if self.disc[start as usize] >= base {
+        // Distinct slices: the compiler keeps their addresses in registers (through `self`
+        // it reloads them after every store).
+        let Areas { disc, low: lows, end, parent, sub_min, area, roots, stack, adjacent, degree, .. } = self;
+        let (disc, lows, end, parent, sub_min, area) = (
+            &mut disc[..n],
+            &mut lows[..n],
+            &mut end[..n],
+            &mut parent[..n],
+            &mut sub_min[..n],
+            &mut area[..n],
+        );
+        let (stack, adjacent, degree) = (&mut stack[..n], &adjacent[..n], &degree[..n]);
+        for start in 0..n {
+            if disc[start] >= base {
                 continue;
             }
-            let id = self.roots.len() as u32;
-            self.roots.push(start);
-            self.enter(start, NO_CELL, id, next);
+            let id = roots.len() as u32;
+            roots.push(start as Cell);
+            (disc[start], parent[start], area[start]) = (next, NO_CELL, id);
+            // The cell being searched, the index of its next neighbour, its lowest reachable
+            // number and its subtree's smallest cell stay in registers, with its neighbours;
+            // the stack holds the same for the cells above it. `low` and `sub_min` are stored
+            // when a cell is done.
+            let (mut v, mut k, mut low, mut min) = (start as Cell, 0usize, next, start as Cell);
+            let (mut adj, mut deg) = (adjacent[start], degree[start] as usize);
+            let mut depth = 0;
             next += 1;
-            // The cell being searched and the index of its next neighbour stay in registers;
-            // the stack holds the cells above it.
-            let (mut v, mut k) = (start, 0u8);
             loop {
-                let vi = v as usize;
-                if k < self.degree[vi] {
-                    let w = self.adjacent[vi][k as usize];
+                if k < deg {
+                    let w = adj[k & 3];
                     k += 1;
-                    let dw = self.disc[w as usize];
+                    let wi = w as usize;
+                    let dw = disc[wi];
                     if dw >= base {
                         // A visited neighbour: a back edge (or the tree edge to the parent,
                         // which cannot lower `low` below the parent's number), or a box.
-                        let low = &mut self.low[vi];
-                        *low = (*low).min(dw);
+                        low = low.min(dw);
                     } else {
-                        self.stack.push((v, k));
-                        self.enter(w, v, id, next);
+                        stack[depth] = (v, k as u8, low, min);
+                        depth += 1;
+                        (disc[wi], parent[wi], area[wi]) = (next, v, id);
+                        (v, k, low, min) = (w, 0, next, w);
+                        (adj, deg) = (adjacent[wi], degree[wi] as usize);
                         next += 1;
-                        (v, k) = (w, 0);
                     }
                 } else {
-                    self.end[vi] = next;
-                    let Some((p, pk)) = self.stack.pop() else { break };
-                    let (low, min) = (self.low[vi], self.sub_min[vi]);
-                    let pi = p as usize;
-                    self.low[pi] = self.low[pi].min(low);
-                    self.sub_min[pi] = self.sub_min[pi].min(min);
-                    (v, k) = (p, pk);
+                    let vi = v as usize;
+                    (end[vi], lows[vi], sub_min[vi]) = (next, low, min);
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                    let (p, pk, p_low, p_min) = stack[depth];
+                    (v, k, low, min) = (p, pk as usize, p_low.min(low), p_min.min(min));
+                    (adj, deg) = (adjacent[p as usize], degree[p as usize] as usize);
                 }
             }
         }
@@ -292,16 +313,9 @@ impl Areas {
             self.adjacent.push(row);
             self.degree.push(d as u8);
         }
-    }
-
-    #[inline]
-    fn enter(&mut self, cell: Cell, parent: Cell, area: u32, number: u32) {
-        let c = cell as usize;
-        self.disc[c] = number;
-        self.low[c] = number;
-        self.parent[c] = parent;
-        self.sub_min[c] = cell;
-        self.area[c] = area;
+        // The search path never holds a cell twice.
+        self.stack.clear();
+        self.stack.resize(n, (NO_CELL, 0, 0, NO_CELL));
     }
 
     /// The area count and the player's region (its smallest cell) of the labelled position
