@@ -103,33 +103,46 @@ impl Duals {
     fn augment(&mut self, f: usize, n: usize, costs: &[i64], work: &mut Work) {
         let Work { dist, pred, done, scanned } = work;
         dist.clear();
+        dist.resize(n, 0);
         pred.clear();
         pred.resize(n, f as u32);
         done.clear();
         done.resize(n, false);
         scanned.clear();
-        let uf = self.u[f];
+        // Distinct slices: the compiler keeps their addresses in registers (through `self`
+        // it reloads them after every store).
+        let Duals { u, v, col_of, row_of } = self;
+        let (u, v, col_of, row_of) = (&mut u[..n], &mut v[..n], &mut col_of[..n], &mut row_of[..n]);
+        let uf = u[f];
         let (mut best, mut best_d) = (0usize, i64::MAX);
-        for (j, (&c, &vj)) in costs[f * n..(f + 1) * n].iter().zip(&self.v).enumerate() {
+        let (dist, pred, done) = (&mut dist[..n], &mut pred[..n], &mut done[..n]);
+        for (j, ((&c, &vj), dj)) in
+            costs[f * n..(f + 1) * n].iter().zip(v.iter()).zip(dist.iter_mut()).enumerate()
+        {
             let d = c - uf - vj;
-            dist.push(d);
-            if d < best_d || (d == best_d && self.row_of[j] == NONE) {
+            *dj = d;
+            if d < best_d || (d == best_d && row_of[j] == NONE) {
                 (best, best_d) = (j, d);
             }
         }
         let end = loop {
             done[best] = true;
-            let i1 = self.row_of[best];
+            let i1 = row_of[best];
             if i1 == NONE {
                 break best;
             }
             scanned.push(best as u32);
             let i1 = i1 as usize;
-            let base = best_d - self.u[i1];
+            let base = best_d - u[i1];
             let row = &costs[i1 * n..(i1 + 1) * n];
             let (mut next, mut next_d) = (usize::MAX, i64::MAX);
-            for (j, ((((&c, &vj), d), p), &fin)) in
-                row.iter().zip(&self.v).zip(dist.iter_mut()).zip(pred.iter_mut()).zip(done.iter()).enumerate()
+            for (j, ((((&c, &vj), d), p), &fin)) in row
+                .iter()
+                .zip(v.iter())
+                .zip(dist.iter_mut())
+                .zip(pred.iter_mut())
+                .zip(done.iter())
+                .enumerate()
             {
                 if fin {
                     continue;
@@ -139,7 +152,7 @@ impl Duals {
                     *d = alt;
                     *p = i1 as u32;
                 }
-                if *d < next_d || (*d == next_d && self.row_of[j] == NONE) {
+                if *d < next_d || (*d == next_d && row_of[j] == NONE) {
                     (next, next_d) = (j, *d);
                 }
             }
@@ -147,19 +160,19 @@ impl Duals {
             (best, best_d) = (next, next_d);
         };
         let delta = dist[end];
-        self.u[f] += delta;
+        u[f] += delta;
         for &j in scanned.iter() {
             let j = j as usize;
             let t = delta - dist[j];
-            self.u[self.row_of[j] as usize] += t;
-            self.v[j] -= t;
+            u[row_of[j] as usize] += t;
+            v[j] -= t;
         }
         let mut j = end;
         loop {
             let i = pred[j] as usize;
-            self.row_of[j] = i as u32;
-            let previous = self.col_of[i];
-            self.col_of[i] = j as u32;
+            row_of[j] = i as u32;
+            let previous = col_of[i];
+            col_of[i] = j as u32;
             if i == f {
                 break;
             }
@@ -181,23 +194,26 @@ impl Duals {
     ) -> i64 {
         let Work { dist, done, .. } = work;
         dist.clear();
+        dist.resize(n, 0);
         done.clear();
         done.resize(n, false);
+        let (u, v, row_of) = (&self.u[..n], &self.v[..n], &self.row_of[..n]);
+        let (dist, done) = (&mut dist[..n], &mut done[..n]);
         let (mut best, mut best_d) = (0usize, i64::MAX);
-        for (j, d) in first.enumerate() {
-            dist.push(d);
+        for (j, (d, dj)) in first.zip(dist.iter_mut()).enumerate() {
+            *dj = d;
             if d < best_d || (d == best_d && j == target) {
                 (best, best_d) = (j, d);
             }
         }
         while best != target {
             done[best] = true;
-            let i1 = self.row_of[best] as usize;
-            let base = best_d - self.u[i1];
+            let i1 = row_of[best] as usize;
+            let base = best_d - u[i1];
             let row = &costs[i1 * n..(i1 + 1) * n];
             let (mut next, mut next_d) = (usize::MAX, i64::MAX);
             for (j, (((&c, &vj), d), &fin)) in
-                row.iter().zip(&self.v).zip(dist.iter_mut()).zip(done.iter()).enumerate()
+                row.iter().zip(v).zip(dist.iter_mut()).zip(done.iter()).enumerate()
             {
                 if fin {
                     continue;
