@@ -561,7 +561,7 @@ pub struct Reach {
 impl Reach {
     /// A flood fill for a board with `n_cells` cells.
     pub fn new(n_cells: usize) -> Reach {
-        Reach { stamp: vec![0; n_cells], current: 0, stack: Vec::with_capacity(n_cells) }
+        Reach { stamp: vec![0; n_cells], current: 0, stack: vec![NO_CELL; n_cells] }
     }
 
     fn next_stamp(&mut self) {
@@ -578,16 +578,26 @@ impl Reach {
     pub fn fill(&mut self, board: &Board, boxes: &BoxMap, from: Cell) -> Cell {
         self.next_stamp();
         let cur = self.current;
-        self.stamp[from as usize] = cur;
-        self.stack.clear();
-        self.stack.push(from);
+        // A fixed stack (a cell is stamped before it is pushed, so it is pushed at most once)
+        // and distinct slices, whose addresses the compiler keeps in registers.
+        let n_cells = self.stamp.len();
+        if self.stack.len() != n_cells {
+            self.stack.resize(n_cells, NO_CELL);
+        }
+        let (stamp, stack) = (&mut self.stamp[..], &mut self.stack[..]);
+        stamp[from as usize] = cur;
+        stack[0] = from;
+        let mut depth = 1;
         let mut min = from;
-        while let Some(c) = self.stack.pop() {
+        while depth > 0 {
+            depth -= 1;
+            let c = stack[depth];
             for &n in board.neighbours(c) {
-                if n != NO_CELL && self.stamp[n as usize] != cur && !boxes.is_box(n) {
-                    self.stamp[n as usize] = cur;
+                if n != NO_CELL && stamp[n as usize] != cur && !boxes.is_box(n) {
+                    stamp[n as usize] = cur;
                     min = min.min(n);
-                    self.stack.push(n);
+                    stack[depth] = n;
+                    depth += 1;
                 }
             }
         }
