@@ -52,6 +52,11 @@ pub struct PairTable {
     split_bits: Vec<u64>,
     /// How many pairs (in some area) the table calls dead.
     n_dead: usize,
+    /// Per cell `a`, the cells `b` that form a dead or split pair with it, at
+    /// `partners[partner_starts[a]..partner_starts[a + 1]]`: a moved box's pairs are looked up
+    /// among its partners when it has fewer of them than there are boxes.
+    partner_starts: Vec<u32>,
+    partners: Vec<Cell>,
 }
 
 #[derive(Debug, Clone)]
@@ -94,6 +99,29 @@ impl PairTable {
                 let area = split.area_of[player as usize];
                 area != u8::MAX && split.dead[area as usize]
             }
+        }
+    }
+
+    /// True if the box that moved to `to` forms a dead pair with another box, the player on
+    /// `player`: `boxes` lists the cells of the boxes before the move (the moved one is number
+    /// `moved`) and `map` marks them after it. Reads the shorter of the list and the cells that
+    /// form a pair the table knows with `to`, so the answer is [`PairTable::is_dead`] of `to`
+    /// and some other box either way.
+    #[inline]
+    pub fn is_dead_with_any(
+        &self,
+        to: Cell,
+        boxes: &[Cell],
+        moved: usize,
+        map: &BoxMap,
+        player: Cell,
+    ) -> bool {
+        let t = to as usize;
+        let partners = &self.partners[self.partner_starts[t] as usize..self.partner_starts[t + 1] as usize];
+        if partners.len() < boxes.len() {
+            partners.iter().any(|&c| map.is_box(c) && self.is_dead(to, c, player))
+        } else {
+            boxes.iter().enumerate().any(|(j, &c)| j != moved && self.is_dead(to, c, player))
         }
     }
 
@@ -360,7 +388,18 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        PairTable { n, dead_everywhere, split, split_bits, n_dead }
+        let known = |a: usize, b: usize| {
+            let bit = a.min(b) * n + a.max(b);
+            (dead_everywhere[bit / 64] | split_bits[bit / 64]) & (1 << (bit % 64)) != 0
+        };
+        let mut partner_starts = Vec::with_capacity(n + 1);
+        let mut partners = Vec::new();
+        for a in 0..n {
+            partner_starts.push(partners.len() as u32);
+            partners.extend((0..n).filter(|&b| b != a && known(a, b)).map(|b| b as Cell));
+        }
+        partner_starts.push(partners.len() as u32);
+        PairTable { n, dead_everywhere, split, split_bits, n_dead, partner_starts, partners }
     }
 }
 
@@ -458,6 +497,31 @@ mod tests {
                 }
             }
             assert!(dead > 0, "{mode:?}: the level should have some dead pairs\n{text}");
+            // A moved box against sets of others, small and large (so both the list of boxes
+            // and the partners are scanned): dead when some pair is.
+            let mut map = BoxMap::new(n as usize);
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            for to in 0..n {
+                for size in [1, 2, n as usize / 2, n as usize - 2] {
+                    seed =
+                        seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    let mut others: Vec<Cell> = (0..n).filter(|&c| c != to).collect();
+                    let k = (seed >> 33) as usize % others.len();
+                    others.rotate_left(k);
+                    others.truncate(size);
+                    let Some(p) = (0..n).find(|&p| p != to && !others.contains(&p)) else { continue };
+                    let mut boxes = vec![to];
+                    boxes.extend(&others);
+                    map.set_all(&boxes);
+                    let expected = others.iter().any(|&c| table.is_dead(to, c, p));
+                    assert_eq!(
+                        table.is_dead_with_any(to, &boxes, 0, &map, p),
+                        expected,
+                        "{mode:?} {to} {others:?}"
+                    );
+                    map.clear_all(&boxes);
+                }
+            }
         }
     }
 

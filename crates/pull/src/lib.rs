@@ -270,7 +270,7 @@ impl Backward<'_> {
         };
         debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
         if let Some(pairs) = &self.pairs {
-            if node.boxes.iter().enumerate().any(|(j, &c)| j != i && pairs.is_dead(to, c, player)) {
+            if pairs.is_dead_with_any(to, node.boxes, i, &s.boxes, player) {
                 s.pruned_pairs += 1;
                 s.boxes.shift(to, b);
                 return false;
