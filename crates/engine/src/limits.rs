@@ -171,12 +171,14 @@ impl<'a> Stop<'a> {
         }
     }
 
-    /// Checks the memory and state limits against the table's size.
-    pub fn check_size(&self, table_bytes: usize, table_states: usize) {
+    /// Checks the memory limit against the table's size and the open lists' bytes. (The
+    /// state limit is checked on the counts the workers report after every step
+    /// ([`Stop::report_inserted`]), never on the table's length: a worker's inserts are
+    /// reported before its next step, and a check on the clock that read the length between
+    /// the two could stop a one-thread run a step earlier in one run than in another.)
+    pub fn check_memory(&self, table_bytes: usize) {
         if self.limits.memory.is_some_and(|m| table_bytes + self.open_bytes() >= m) {
             self.cut(Cutoff::Memory);
-        } else if self.limits.states.is_some_and(|s| table_states >= s) {
-            self.cut(Cutoff::States);
         }
     }
 }
@@ -188,7 +190,7 @@ pub enum Due {
     Nothing,
     /// The cancel flag and the time limit.
     Time,
-    /// Those, and the memory and state limits (which read every shard of the table).
+    /// Those, and the memory limit (which reads every shard of the table).
     All,
 }
 
@@ -281,6 +283,22 @@ mod tests {
         let stop = Stop::new(Limits { time: Some(Duration::MAX), ..Limits::default() }, &cancel, 1);
         stop.check_time();
         assert!(!stop.is_set());
+    }
+
+    /// The state limit counts what the workers report, whatever the table holds when the
+    /// memory is checked: a timed check must not stop one run a step before another.
+    #[test]
+    fn the_state_limit_counts_reported_states_only() {
+        let cancel = AtomicBool::new(false);
+        let stop = Stop::new(Limits { states: Some(100), ..Limits::default() }, &cancel, 2);
+        stop.set_seeded(2);
+        stop.report_inserted(0, 40);
+        stop.report_inserted(1, 57);
+        // The table may already hold the second worker's latest, unreported states.
+        stop.check_memory(1 << 30);
+        assert!(!stop.is_set());
+        stop.report_inserted(1, 58);
+        assert_eq!(stop.cutoff(), Some(Cutoff::States));
     }
 
     #[test]

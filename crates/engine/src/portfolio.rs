@@ -488,9 +488,7 @@ impl<E: Expander> Search for Worker<'_, E> {
         }
         if due == Due::All {
             stop.report_open_bytes(self.slot(), self.open_bytes());
-            let bytes = tables.iter().map(VisitedTable::bytes).sum();
-            let states = tables.iter().map(VisitedTable::len).sum();
-            stop.check_size(bytes, states);
+            stop.check_memory(tables.iter().map(VisitedTable::bytes).sum());
         }
     }
     fn finish(self: Box<Self>) -> SideStats {

@@ -402,7 +402,7 @@ impl<'a, E: Expander> Worker<'a, E> {
     }
 
     /// Checks the time limit and, when `due` says so, publishes this worker's memory use and
-    /// checks the size limits.
+    /// checks the memory limit.
     pub fn check_limits(&mut self, stop: &Stop<'_>, table: &VisitedTable, due: Due) {
         if due == Due::Nothing {
             return;
@@ -410,7 +410,7 @@ impl<'a, E: Expander> Worker<'a, E> {
         stop.check_time();
         if due == Due::All {
             stop.report_open_bytes(self.slot, self.open_bytes());
-            stop.check_size(table.bytes(), table.len());
+            stop.check_memory(table.bytes());
         }
     }
 
