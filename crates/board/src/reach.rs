@@ -578,12 +578,9 @@ impl Reach {
     pub fn fill(&mut self, board: &Board, boxes: &BoxMap, from: Cell) -> Cell {
         self.next_stamp();
         let cur = self.current;
-        // A fixed stack (a cell is stamped before it is pushed, so it is pushed at most once)
-        // and distinct slices, whose addresses the compiler keeps in registers.
-        let n_cells = self.stamp.len();
-        if self.stack.len() != n_cells {
-            self.stack.resize(n_cells, NO_CELL);
-        }
+        // A stack of one entry per cell (`Reach::new`; a cell is stamped before it is pushed,
+        // so it is pushed at most once) and distinct slices, whose addresses the compiler
+        // keeps in registers.
         let (stamp, stack) = (&mut self.stamp[..], &mut self.stack[..]);
         stamp[from as usize] = cur;
         stack[0] = from;
