@@ -1,5 +1,6 @@
-//! Feature cells of the feature-space search: the areas count (and the player's region after a
-//! move) agrees with repeated player fills, and packing a cell into one number loses nothing.
+//! Feature cells of the feature-space search: the areas count (and the player's region, before
+//! and after a move) agrees with repeated player fills, and packing a cell into one number loses
+//! nothing.
 
 mod common;
 
@@ -106,6 +107,33 @@ proptest! {
         // Twice with the same buffers: the count does not depend on earlier calls.
         for _ in 0..2 {
             prop_assert_eq!(areas.label(board, &boxes), areas_by_fills(&level, &boxes));
+        }
+    }
+
+    /// The player's region read from the labels marks the same cells, and names the same
+    /// smallest cell, as a fill from the player, wherever the player stands; a second reading
+    /// with the same buffers forgets the first.
+    #[test]
+    fn region_from_labels_matches_a_fill(
+        maze in any::<bool>(),
+        picks in proptest::collection::vec(any::<u16>(), 1..16),
+        starts in proptest::collection::vec(any::<u16>(), 2..4),
+    ) {
+        let (level, boxes, _) = position(maze, &picks, 0);
+        let board = level.board();
+        let mut map = BoxMap::new(board.n_cells());
+        map.set_all(&boxes);
+        let mut areas = Areas::new(board.n_cells());
+        areas.label(board, &boxes);
+        let (mut adopted, mut filled) = (Reach::new(board.n_cells()), Reach::new(board.n_cells()));
+        let free: Vec<Cell> = (0..board.n_cells() as Cell).filter(|&c| !map.is_box(c)).collect();
+        prop_assume!(!free.is_empty());
+        for s in starts {
+            let player = free[s as usize % free.len()];
+            prop_assert_eq!(adopted.adopt(&areas, player), filled.fill(board, &map, player));
+            for c in 0..board.n_cells() as Cell {
+                prop_assert_eq!(adopted.contains(c), filled.contains(c), "cell {}", c);
+            }
         }
     }
 

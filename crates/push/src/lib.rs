@@ -1069,10 +1069,19 @@ impl Expander for Forward<'_> {
     fn expand(&self, s: &mut PushScratch, node: NodeRef<'_>, out: &mut Vec<Child>) {
         let board = self.board;
         s.boxes.set_all(node.boxes);
-        let region_min = s.reach.fill(board, &s.boxes, node.player);
-        if self.config.features {
+        // With feature cells the labels say where the player can walk: no fill.
+        let region_min = if self.config.features {
             s.areas.label(board, node.boxes);
-        }
+            let region_min = s.reach.adopt(&s.areas, node.player);
+            debug_assert!({
+                let mut fill = Reach::new(board.n_cells());
+                fill.fill(board, &s.boxes, node.player) == region_min
+                    && (0..board.n_cells() as Cell).all(|c| fill.contains(c) == s.reach.contains(c))
+            });
+            region_min
+        } else {
+            s.reach.fill(board, &s.boxes, node.player)
+        };
         let table = self.table_for(s, node.boxes);
         if s.bound.prepare(table.as_deref().unwrap_or(board.goal_distances()), node.boxes).is_none() {
             // Only a root or a state found before a configuration change can get here.
