@@ -26,6 +26,10 @@ struct Bucket {
 pub struct OpenList {
     stride: usize,
     buckets: Vec<Bucket>,
+    /// One bit per primary key: set when its bucket holds a node. The feature cells leave
+    /// most buckets empty, and the pops that look for the best node over all buckets visit
+    /// only the set bits.
+    occupied: Vec<u64>,
     /// No non-empty bucket below this primary key.
     min_primary: usize,
     len: usize,
@@ -51,6 +55,7 @@ impl OpenList {
         OpenList {
             stride,
             buckets: Vec::new(),
+            occupied: Vec::new(),
             min_primary: 0,
             len: 0,
             cycle: false,
@@ -94,6 +99,7 @@ impl OpenList {
             let before = self.buckets.capacity();
             self.buckets.resize_with(primary + 1, Bucket::default);
             self.bytes += (self.buckets.capacity() - before) * std::mem::size_of::<Bucket>();
+            self.occupied.resize(self.buckets.len().div_ceil(64), 0);
         }
         let bucket = &mut self.buckets[primary];
         if secondary >= bucket.subs.len() {
@@ -109,6 +115,7 @@ impl OpenList {
             bucket.min_sub = secondary;
         }
         bucket.count += 1;
+        self.occupied[primary / 64] |= 1 << (primary % 64);
         if self.len == 0 || primary < self.min_primary {
             self.min_primary = primary;
         }
@@ -146,6 +153,9 @@ impl OpenList {
         out.extend_from_slice(&stack[at..]);
         stack.truncate(at);
         bucket.count -= 1;
+        if bucket.count == 0 {
+            self.occupied[primary / 64] &= !(1 << (primary % 64));
+        }
         self.len -= 1;
         Some((primary, secondary))
     }
@@ -153,32 +163,46 @@ impl OpenList {
     /// The first non-empty bucket at or after the cursor, wrapping round; moves the cursor
     /// past it. The list is not empty.
     fn next_in_turn(&mut self) -> usize {
-        let n = self.buckets.len();
-        let mut p = if self.cursor >= n { self.min_primary } else { self.cursor };
-        while self.buckets[p].count == 0 {
-            p += 1;
-            if p == n {
-                p = self.min_primary;
-            }
-        }
+        let start = if self.cursor >= self.buckets.len() { self.min_primary } else { self.cursor };
+        let p = self
+            .next_occupied(start)
+            .or_else(|| self.next_occupied(self.min_primary))
+            .expect("a non-empty list has an occupied bucket");
         self.cursor = p + 1;
         p
+    }
+
+    /// The first primary key at or after `from` whose bucket holds a node.
+    fn next_occupied(&self, from: usize) -> Option<usize> {
+        let mut w = from / 64;
+        let mut bits = *self.occupied.get(w)? & (!0u64 << (from % 64));
+        loop {
+            if bits != 0 {
+                return Some(w * 64 + bits.trailing_zeros() as usize);
+            }
+            w += 1;
+            bits = *self.occupied.get(w)?;
+        }
     }
 
     /// The non-empty bucket whose best node has the smallest secondary key (the first such
     /// bucket on ties). The list is not empty.
     fn best_bucket(&mut self) -> usize {
         let mut best = (usize::MAX, self.min_primary);
-        for p in self.min_primary..self.buckets.len() {
-            let bucket = &mut self.buckets[p];
-            if bucket.count == 0 {
-                continue;
-            }
-            while bucket.subs[bucket.min_sub].is_empty() {
-                bucket.min_sub += 1;
-            }
-            if bucket.min_sub < best.0 {
-                best = (bucket.min_sub, p);
+        let first = self.min_primary / 64;
+        for (w, &word) in self.occupied.iter().enumerate().skip(first) {
+            // Bits below `min_primary` are clear already.
+            let mut bits = word;
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let bucket = &mut self.buckets[p];
+                while bucket.subs[bucket.min_sub].is_empty() {
+                    bucket.min_sub += 1;
+                }
+                if bucket.min_sub < best.0 {
+                    best = (bucket.min_sub, p);
+                }
             }
         }
         best.1
@@ -294,6 +318,90 @@ mod tests {
         }
         // Best (40), best (21), turn (bucket 1: 15), best (22), best (16), turn (bucket 3: 39).
         assert_eq!(seen, vec![40, 21, 15, 22, 16, 39]);
+    }
+
+    /// The queue's order, written the slow way: every node in one list, scanned in full.
+    struct Model {
+        nodes: Vec<(usize, usize, u64, u16)>,
+        seq: u64,
+        every: Option<u32>,
+        pops: u32,
+        cursor: usize,
+    }
+
+    impl Model {
+        fn push(&mut self, p: usize, s: usize, v: u16) {
+            self.seq += 1;
+            self.nodes.push((p, s, self.seq, v));
+        }
+
+        /// The best node of bucket `p` (smallest secondary key, newest first), or of all
+        /// buckets.
+        fn best_in(&self, p: Option<usize>) -> usize {
+            let keys = |&(q, s, seq, _): &(usize, usize, u64, u16)| (s, q, u64::MAX - seq);
+            let candidates = self.nodes.iter().enumerate().filter(|(_, n)| p.is_none_or(|p| n.0 == p));
+            candidates.min_by_key(|(_, n)| keys(n)).map(|(i, _)| i).expect("a node")
+        }
+
+        fn pop(&mut self) -> Option<(usize, usize, u16)> {
+            if self.nodes.is_empty() {
+                return None;
+            }
+            let i = match self.every {
+                None => {
+                    let p = self.nodes.iter().map(|n| n.0).min().expect("a node");
+                    self.best_in(Some(p))
+                }
+                Some(k) => {
+                    self.pops += 1;
+                    if self.pops == k {
+                        self.pops = 0;
+                        let after = self.nodes.iter().map(|n| n.0).filter(|&p| p >= self.cursor).min();
+                        let p = after.or_else(|| self.nodes.iter().map(|n| n.0).min()).expect("a node");
+                        self.cursor = p + 1;
+                        self.best_in(Some(p))
+                    } else {
+                        self.best_in(None)
+                    }
+                }
+            };
+            let (p, s, _, v) = self.nodes.remove(i);
+            Some((p, s, v))
+        }
+    }
+
+    #[test]
+    fn pops_match_a_full_scan_of_every_node() {
+        // Keys over several 64-bucket words, most buckets empty at any time, as with feature
+        // cells; both modes; pushes and pops interleaved at random.
+        for every in [None, Some(1), Some(3)] {
+            let mut open = match every {
+                None => OpenList::new(1),
+                Some(k) => OpenList::cycling(1, k),
+            };
+            let mut model = Model { nodes: Vec::new(), seq: 0, every, pops: 0, cursor: 0 };
+            let mut seed = 11u64;
+            let mut out = Vec::new();
+            for i in 0..4_000u16 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                if (seed >> 60) < 9 {
+                    let (p, s) = ((seed >> 20) as usize % 300, (seed >> 40) as usize % 7);
+                    let p = if (seed >> 50) % 4 == 0 { p } else { p % 40 + 130 };
+                    open.push(p, s, &[i]);
+                    model.push(p, s, i);
+                } else {
+                    let got = open.pop(&mut out).map(|(p, s)| (p, s, out[0]));
+                    assert_eq!(got, model.pop(), "pop {i}, mode {every:?}");
+                }
+            }
+            loop {
+                let got = open.pop(&mut out).map(|(p, s)| (p, s, out[0]));
+                assert_eq!(got, model.pop(), "draining, mode {every:?}");
+                if got.is_none() {
+                    break;
+                }
+            }
+        }
     }
 
     #[test]
