@@ -128,9 +128,7 @@ impl OpenList {
         if self.len == 0 {
             return None;
         }
-        while self.buckets[self.min_primary].count == 0 {
-            self.min_primary += 1;
-        }
+        self.settle_min_primary();
         let primary = if !self.cycle {
             self.min_primary
         } else {
@@ -163,16 +161,23 @@ impl OpenList {
     /// The first non-empty bucket at or after the cursor, wrapping round; moves the cursor
     /// past it. The list is not empty.
     fn next_in_turn(&mut self) -> usize {
-        let start = if self.cursor >= self.buckets.len() { self.min_primary } else { self.cursor };
         let p = self
-            .next_occupied(start)
+            .next_occupied(self.cursor)
             .or_else(|| self.next_occupied(self.min_primary))
             .expect("a non-empty list has an occupied bucket");
         self.cursor = p + 1;
         p
     }
 
-    /// The first primary key at or after `from` whose bucket holds a node.
+    /// Moves `min_primary` up to the first bucket that holds a node. The list is not empty.
+    #[inline]
+    fn settle_min_primary(&mut self) {
+        self.min_primary =
+            self.next_occupied(self.min_primary).expect("a non-empty list has an occupied bucket");
+    }
+
+    /// The first primary key at or after `from` whose bucket holds a node (`None` past the
+    /// last).
     fn next_occupied(&self, from: usize) -> Option<usize> {
         let mut w = from / 64;
         let mut bits = *self.occupied.get(w)? & (!0u64 << (from % 64));
@@ -213,9 +218,7 @@ impl OpenList {
         if self.len == 0 {
             return None;
         }
-        while self.buckets[self.min_primary].count == 0 {
-            self.min_primary += 1;
-        }
+        self.settle_min_primary();
         Some(self.min_primary)
     }
 

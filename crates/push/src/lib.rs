@@ -1073,8 +1073,9 @@ impl Expander for Forward<'_> {
         let region_min = if self.config.features {
             s.areas.label(board, node.boxes);
             let region_min = s.reach.adopt(&s.areas, node.player);
+            // Debug builds fill too (into the children's scratch fill, refilled per child).
             debug_assert!({
-                let mut fill = Reach::new(board.n_cells());
+                let fill = &mut s.child_reach;
                 fill.fill(board, &s.boxes, node.player) == region_min
                     && (0..board.n_cells() as Cell).all(|c| fill.contains(c) == s.reach.contains(c))
             });
