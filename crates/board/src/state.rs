@@ -105,6 +105,12 @@ impl Zobrist {
         Zobrist { boxes, player }
     }
 
+    /// The cells it has keys for: the board's.
+    #[inline]
+    pub fn n_cells(&self) -> usize {
+        self.boxes.len()
+    }
+
     /// The key of a box on `cell`.
     #[inline]
     pub fn box_key(&self, cell: Cell) -> Fingerprint {

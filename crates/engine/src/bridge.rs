@@ -350,7 +350,7 @@ impl<'a> Bridges<'a> {
         };
         let mut bound = LowerBound::new(BoundKind::Matching);
         let n = board.n_boxes();
-        let mut open = OpenList::new(HEADER + n);
+        let mut open = OpenList::new(HEADER + n).packing_cells(board.n_cells());
         let mut seen: HashSet<u64> = HashSet::new();
         let mut node: Vec<u16> = Vec::with_capacity(HEADER + n);
         let mut child_node: Vec<u16> = Vec::with_capacity(HEADER + n);

@@ -1,8 +1,10 @@
 //! The open list: a two-level bucket queue of packed nodes. No decrease-key: a state reached
 //! again by a shorter path is pushed again and the stale copy is skipped when popped.
 //!
-//! Nodes are stored inline as `u16` words (`[player, depth, box cells...]`), so the queue holds
-//! no pointers and a pop copies one small slice. Buckets are indexed by the primary key (for
+//! Nodes come as `u16` words (`[player, depth, box cells...]`) and are stored inline as bytes,
+//! a cell in one byte on boards of at most 256 cells ([`OpenList::packing_cells`]), so the
+//! queue holds no pointers and a pop reads one small slice. The open lists are a search's
+//! largest memory (more than its table): a node of XSokoban 30 takes 23 bytes instead of 44. Buckets are indexed by the primary key (for
 //! example `g + h`) and inside by the secondary key (`h`); both are popped smallest first, and
 //! within one bucket the newest node first.
 //!
@@ -23,9 +25,9 @@ const CHUNK_NODES: usize = 512;
 #[derive(Debug, Default)]
 struct Stack {
     /// The top chunk: empty only when the whole stack is.
-    top: Vec<u16>,
+    top: Vec<u8>,
     /// Full chunks, the oldest first.
-    below: Vec<Vec<u16>>,
+    below: Vec<Vec<u8>>,
 }
 
 impl Stack {
@@ -34,9 +36,9 @@ impl Stack {
         self.top.is_empty()
     }
 
-    /// Adds a node; returns the bytes it allocated.
+    /// Adds a stored node; returns the bytes it allocated.
     #[inline]
-    fn push(&mut self, node: &[u16]) -> usize {
+    fn push(&mut self, node: &[u8]) -> usize {
         let stride = node.len();
         let mut grown = 0;
         if self.top.len() + stride > self.top.capacity() {
@@ -56,13 +58,12 @@ impl Stack {
         grown
     }
 
-    /// Moves the newest node (`stride` words) into `out`; returns the bytes it gave back (the
+    /// Unpacks the newest node into `out` and removes it; returns the bytes it gave back (the
     /// top chunk's, once it empties onto a full one).
     #[inline]
-    fn pop(&mut self, stride: usize, out: &mut Vec<u16>) -> usize {
-        let at = self.top.len() - stride;
-        out.clear();
-        out.extend_from_slice(&self.top[at..]);
+    fn pop(&mut self, packing: &Packing, out: &mut Vec<u16>) -> usize {
+        let at = self.top.len() - packing.bytes;
+        packing.unpack(&self.top[at..], out);
         self.top.truncate(at);
         match self.top.is_empty().then(|| self.below.pop()).flatten() {
             Some(full) => std::mem::replace(&mut self.top, full).capacity() * WORD_BYTES,
@@ -72,13 +73,75 @@ impl Stack {
 
     /// Bytes allocated, counted the slow way.
     fn walked_bytes(&self) -> usize {
-        let words = self.top.capacity() + self.below.iter().map(Vec::capacity).sum::<usize>();
-        words * WORD_BYTES + self.below.capacity() * VEC_BYTES
+        let held = self.top.capacity() + self.below.iter().map(Vec::capacity).sum::<usize>();
+        held * WORD_BYTES + self.below.capacity() * VEC_BYTES
     }
 }
 
-const WORD_BYTES: usize = std::mem::size_of::<u16>();
-const VEC_BYTES: usize = std::mem::size_of::<Vec<u16>>();
+const WORD_BYTES: usize = std::mem::size_of::<u8>();
+const VEC_BYTES: usize = std::mem::size_of::<Vec<u8>>();
+
+/// The index of the depth in a node; every other word is a cell.
+const DEPTH_WORD: usize = 1;
+
+/// How nodes of `stride` `u16` words are stored as bytes: narrow (on boards of at most 256
+/// cells, every level of the shared collections but three of Microban II), the depth in two
+/// bytes and every cell in one; wide, every word in two bytes.
+#[derive(Debug, Clone, Copy)]
+struct Packing {
+    stride: usize,
+    narrow: bool,
+    /// Bytes per stored node.
+    bytes: usize,
+}
+
+impl Packing {
+    fn new(stride: usize, narrow: bool) -> Packing {
+        let bytes = if narrow && stride > DEPTH_WORD { stride + 1 } else { 2 * stride };
+        Packing { stride, narrow: narrow && stride > DEPTH_WORD, bytes }
+    }
+
+    /// Stores `node` in `out` (`bytes` bytes).
+    #[inline]
+    fn pack(&self, node: &[u16], out: &mut [u8]) {
+        debug_assert_eq!(node.len(), self.stride);
+        if !self.narrow {
+            for (o, &w) in out.chunks_exact_mut(2).zip(node) {
+                o.copy_from_slice(&w.to_le_bytes());
+            }
+            return;
+        }
+        // `[depth (2 bytes), player, boxes...]`: the cells in one run, which the compiler
+        // narrows a vector at a time.
+        let (head, cells) = out.split_at_mut(3);
+        head[..2].copy_from_slice(&node[DEPTH_WORD].to_le_bytes());
+        head[2] = node[0] as u8;
+        let mut spill = node[0];
+        for (o, &c) in cells.iter_mut().zip(&node[DEPTH_WORD + 1..]) {
+            *o = c as u8;
+            spill |= c;
+        }
+        // Cells index the board's tables everywhere, so one past 255 on a narrow board is a
+        // bug upstream; it would lose its high bits here.
+        assert!(spill >> 8 == 0, "open list: a cell does not fit in a byte: {node:?}");
+    }
+
+    /// Reads one stored node's `bytes` bytes into `out`.
+    #[inline]
+    fn unpack(&self, bytes: &[u8], out: &mut Vec<u16>) {
+        out.clear();
+        if !self.narrow {
+            out.extend(bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])));
+            return;
+        }
+        out.resize(self.stride, 0);
+        out[0] = u16::from(bytes[2]);
+        out[DEPTH_WORD] = u16::from_le_bytes([bytes[0], bytes[1]]);
+        for (o, &c) in out[DEPTH_WORD + 1..].iter_mut().zip(&bytes[3..]) {
+            *o = u16::from(c);
+        }
+    }
+}
 
 /// A bucket of one primary key: stacks of nodes by secondary key.
 #[derive(Debug, Default)]
@@ -93,7 +156,9 @@ struct Bucket {
 /// The open list of one worker.
 #[derive(Debug)]
 pub struct OpenList {
-    stride: usize,
+    packing: Packing,
+    /// One node stored, on its way in.
+    packed: Vec<u8>,
     buckets: Vec<Bucket>,
     /// One bit per primary key: set when its bucket holds a node. The feature cells leave
     /// most buckets empty, and the pops that look for the best node over all buckets visit
@@ -119,10 +184,13 @@ pub struct OpenList {
 const MAX_KEY: usize = 1 << 20;
 
 impl OpenList {
-    /// An empty list of nodes of `stride` words.
+    /// An empty list of nodes of `stride` words, every word kept whole (two bytes); see
+    /// [`OpenList::packing_cells`].
     pub fn new(stride: usize) -> OpenList {
+        let packing = Packing::new(stride, false);
         OpenList {
-            stride,
+            packing,
+            packed: vec![0; packing.bytes],
             buckets: Vec::new(),
             occupied: Vec::new(),
             min_primary: 0,
@@ -141,10 +209,18 @@ impl OpenList {
         OpenList { cycle: true, cycle_every: cycle_every.max(1), ..OpenList::new(stride) }
     }
 
+    /// The same empty list for nodes whose cells (every word but the depth) are below
+    /// `n_cells`: with at most 256, each is stored in one byte.
+    pub fn packing_cells(self, n_cells: usize) -> OpenList {
+        debug_assert!(self.is_empty());
+        let packing = Packing::new(self.packing.stride, n_cells <= 256);
+        OpenList { packing, packed: vec![0; packing.bytes], ..self }
+    }
+
     /// Words per node.
     #[inline]
     pub fn stride(&self) -> usize {
-        self.stride
+        self.packing.stride
     }
 
     /// Nodes waiting.
@@ -162,7 +238,7 @@ impl OpenList {
     /// Adds a node (`stride` words) with its keys.
     #[inline]
     pub fn push(&mut self, primary: usize, secondary: usize, node: &[u16]) {
-        debug_assert_eq!(node.len(), self.stride);
+        debug_assert_eq!(node.len(), self.packing.stride);
         let (primary, secondary) = (primary.min(MAX_KEY), secondary.min(MAX_KEY));
         if primary >= self.buckets.len() {
             let before = self.buckets.capacity();
@@ -176,7 +252,8 @@ impl OpenList {
             bucket.subs.resize_with(secondary + 1, Stack::default);
             self.bytes += (bucket.subs.capacity() - before) * std::mem::size_of::<Stack>();
         }
-        self.bytes += bucket.subs[secondary].push(node);
+        self.packing.pack(node, &mut self.packed);
+        self.bytes += bucket.subs[secondary].push(&self.packed);
         if bucket.count == 0 || secondary < bucket.min_sub {
             bucket.min_sub = secondary;
         }
@@ -211,7 +288,7 @@ impl OpenList {
             bucket.min_sub += 1;
         }
         let secondary = bucket.min_sub;
-        self.bytes -= bucket.subs[secondary].pop(self.stride, out);
+        self.bytes -= bucket.subs[secondary].pop(&self.packing, out);
         bucket.count -= 1;
         if bucket.count == 0 {
             self.occupied[primary / 64] &= !(1 << (primary % 64));
@@ -305,6 +382,9 @@ impl OpenList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Words before the boxes in a node (player, depth).
+    const HEADER_WORDS: usize = 2;
 
     #[test]
     fn pops_by_primary_then_secondary_then_newest() {
@@ -493,6 +573,74 @@ mod tests {
             while open.pop(&mut out).is_some() {}
             assert_eq!(open.bytes(), largest);
         }
+    }
+
+    proptest::proptest! {
+        /// Any node whose cells fit comes back as it went in, narrow or wide, whatever its
+        /// length.
+        #[test]
+        fn stored_nodes_come_back_unchanged(
+            narrow in proptest::prelude::any::<bool>(),
+            raw in proptest::collection::vec(proptest::prelude::any::<u16>(), 1..40),
+        ) {
+            let packing = Packing::new(raw.len(), narrow);
+            let node: Vec<u16> = raw
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| if narrow && i != DEPTH_WORD { v & 0xFF } else { v })
+                .collect();
+            let narrow = narrow && node.len() > DEPTH_WORD;
+            proptest::prop_assert_eq!(packing.bytes, if narrow { node.len() + 1 } else { 2 * node.len() });
+            let mut bytes = vec![0; packing.bytes];
+            packing.pack(&node, &mut bytes);
+            let mut out = Vec::new();
+            packing.unpack(&bytes, &mut out);
+            proptest::prop_assert_eq!(out, node);
+        }
+    }
+
+    #[test]
+    fn a_narrow_list_pops_what_a_wide_one_does() {
+        // Nodes of a 256-cell board with 22 boxes (25 bytes a node against 48), pushed and
+        // popped at random in both lists.
+        let stride = HEADER_WORDS + 22;
+        let mut wide = OpenList::cycling(stride, 3);
+        let mut narrow = OpenList::cycling(stride, 3).packing_cells(256);
+        assert_eq!((narrow.packing.bytes, wide.packing.bytes), (25, 48));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut seed = 3u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for _ in 0..3_000 {
+            if next() % 3 != 0 {
+                let node: Vec<u16> = (0..stride)
+                    .map(|i| if i == DEPTH_WORD { next() as u16 } else { (next() % 256) as u16 })
+                    .collect();
+                let (p, q) = (next() as usize % 50, next() as usize % 20);
+                wide.push(p, q, &node);
+                narrow.push(p, q, &node);
+            } else {
+                assert_eq!(wide.pop(&mut a), narrow.pop(&mut b));
+                assert_eq!(a, b);
+            }
+        }
+        assert!(narrow.bytes() < wide.bytes(), "{} against {}", narrow.bytes(), wide.bytes());
+        while wide.pop(&mut a).is_some() {
+            assert!(narrow.pop(&mut b).is_some());
+            assert_eq!(a, b);
+        }
+        assert!(narrow.is_empty());
+        // A board of 257 cells needs two bytes a cell.
+        assert_eq!(OpenList::new(stride).packing_cells(257).packing.bytes, 48);
+    }
+
+    #[test]
+    #[should_panic(expected = "does not fit")]
+    fn a_cell_past_the_board_is_refused() {
+        let mut open = OpenList::new(3).packing_cells(256);
+        open.push(0, 0, &[5, 9, 256]);
     }
 
     #[test]

@@ -103,7 +103,8 @@ impl<'a, E: Expander> Worker<'a, E> {
             open: match strategy.weighting.cycle() {
                 Some(k) => OpenList::cycling(HEADER + n_boxes, k),
                 None => OpenList::new(HEADER + n_boxes),
-            },
+            }
+            .packing_cells(zobrist.n_cells()),
             children: Vec::new(),
             node: Vec::new(),
             child_node: Vec::new(),
