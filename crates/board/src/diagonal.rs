@@ -176,16 +176,22 @@ pub fn is_deadlock(board: &Board, boxes: &BoxMap, player: Cell, moved: Cell) -> 
     let p = Position { board, boxes, player };
     let (mx, my) = board.xy(moved);
     let (mx, my) = (mx as isize, my as isize);
-    for s in [1, -1] {
-        // As a pair: the box is a neighbour of an inner square. As a cap: it is diagonally
-        // beyond an end, along this diagonal's direction.
-        let near = [(0, -1), (1, 0), (0, 1), (-1, 0), (s, 1), (-s, -1)];
-        for (dx, dy) in near {
-            let (x, y) = (mx + dx, my + dy);
-            if p.is_inner(x, y) && p.diagonal_is_dead(x, y, s) {
-                return true;
-            }
-        }
-    }
-    false
+    // As a pair: the box is a neighbour of an inner square, on a diagonal either way. As a
+    // cap: it is diagonally beyond an end, along that diagonal's direction `s` (down and
+    // right from the square up and left of it, or up and right of it for the other way).
+    // Each square is asked whether it is inner once.
+    const NEAR: [(isize, isize, &[isize]); 8] = [
+        (0, -1, &[1, -1]),
+        (1, 0, &[1, -1]),
+        (0, 1, &[1, -1]),
+        (-1, 0, &[1, -1]),
+        (1, 1, &[1]),
+        (-1, -1, &[1]),
+        (-1, 1, &[-1]),
+        (1, -1, &[-1]),
+    ];
+    NEAR.iter().any(|&(dx, dy, dirs)| {
+        let (x, y) = (mx + dx, my + dy);
+        p.is_inner(x, y) && dirs.iter().any(|&s| p.diagonal_is_dead(x, y, s))
+    })
 }
