@@ -53,6 +53,16 @@ pub struct CorralCheck {
     /// Cells of every corral, corral `k` at `cells[starts[k]..starts[k + 1]]`.
     cells: Vec<Cell>,
     starts: Vec<usize>,
+    /// Per cell, `base + k` when the cell holds a box of corral `k`'s fence (as `label`).
+    fence_label: Vec<u32>,
+    /// The fence boxes (indices) of every corral, corral `k` at
+    /// `fences[fence_starts[k]..fence_starts[k + 1]]`, in the order a scan of its cells in
+    /// `cells` order meets them, so a union's fence reads off these in the order a scan of the
+    /// union's cells would give.
+    fences: Vec<usize>,
+    fence_starts: Vec<usize>,
+    /// Per corral: it holds an empty goal.
+    has_goal: Vec<bool>,
     /// Per corral: in the union being tested; tried already (in a union that failed or won).
     in_union: Vec<bool>,
     tried: Vec<bool>,
@@ -93,6 +103,10 @@ impl CorralCheck {
             stack: Vec::new(),
             cells: Vec::new(),
             starts: Vec::new(),
+            fence_label: vec![0; n_cells],
+            fences: Vec::new(),
+            fence_starts: Vec::new(),
+            has_goal: Vec::new(),
             in_union: Vec::new(),
             tried: Vec::new(),
             union: Vec::new(),
@@ -109,7 +123,8 @@ impl CorralCheck {
         (l >= self.base).then(|| (l - self.base) as usize)
     }
 
-    /// Labels every corral: the areas of free cells the player cannot reach.
+    /// Labels every corral (the areas of free cells the player cannot reach) and notes its
+    /// fence boxes and whether it holds an empty goal.
     fn label_corrals(&mut self, board: &Board, boxes: &BoxMap, reach: &Reach) {
         let n = board.n_cells();
         // Labels of earlier calls stay below the new base. Each call uses at most one label
@@ -117,29 +132,51 @@ impl CorralCheck {
         self.base += self.starts.len().saturating_sub(1) as u32 + 1;
         if self.base > u32::MAX - 2 * n as u32 - 2 {
             self.label.fill(0);
+            self.fence_label.fill(0);
             self.base = 1;
         }
         self.cells.clear();
         self.starts.clear();
+        self.fences.clear();
+        self.fence_starts.clear();
+        self.has_goal.clear();
         for start in 0..n as Cell {
             if reach.contains(start) || boxes.is_box(start) || self.corral_of(start).is_some() {
                 continue;
             }
             let id = self.base + self.starts.len() as u32;
             self.starts.push(self.cells.len());
+            self.fence_starts.push(self.fences.len());
             self.stack.push(start);
             self.label[start as usize] = id;
+            let mut has_goal = false;
             while let Some(c) = self.stack.pop() {
                 self.cells.push(c);
+                has_goal |= board.is_goal(c);
                 for &m in board.neighbours(c) {
-                    if m != NO_CELL && !boxes.is_box(m) && self.label[m as usize] != id {
-                        self.label[m as usize] = id;
-                        self.stack.push(m);
+                    if m == NO_CELL {
+                        continue;
+                    }
+                    match boxes.box_at(m) {
+                        Some(i) => {
+                            if self.fence_label[m as usize] != id {
+                                self.fence_label[m as usize] = id;
+                                self.fences.push(i);
+                            }
+                        }
+                        None => {
+                            if self.label[m as usize] != id {
+                                self.label[m as usize] = id;
+                                self.stack.push(m);
+                            }
+                        }
                     }
                 }
             }
+            self.has_goal.push(has_goal);
         }
         self.starts.push(self.cells.len());
+        self.fence_starts.push(self.fences.len());
     }
 
     /// Looks for the PI-corral (a single corral or a union) with the fewest pushes. `reach`
@@ -217,6 +254,26 @@ impl CorralCheck {
         &self.found_fence
     }
 
+    /// The union's empty goal and fence the slow way, by a scan of its cells: what
+    /// [`CorralCheck::test_union`] reads off the corrals' fences.
+    fn scanned_fence(&self, board: &Board, boxes: &BoxMap) -> (bool, Vec<usize>) {
+        let mut holds_empty_goal = false;
+        let mut fence = Vec::new();
+        for &k in &self.union {
+            for &c in &self.cells[self.starts[k]..self.starts[k + 1]] {
+                holds_empty_goal |= board.is_goal(c);
+                for &m in board.neighbours(c) {
+                    if let Some(i) = (m != NO_CELL).then(|| boxes.box_at(m)).flatten() {
+                        if !fence.contains(&i) {
+                            fence.push(i);
+                        }
+                    }
+                }
+            }
+        }
+        (holds_empty_goal, fence)
+    }
+
     fn test_union(&mut self, board: &Board, boxes: &BoxMap, box_list: &[Cell], reach: &Reach) -> Test {
         // The fence: every box next to a cell of the union.
         self.fence_stamp = self.fence_stamp.wrapping_add(1);
@@ -226,23 +283,20 @@ impl CorralCheck {
         }
         let stamp = self.fence_stamp;
         self.fence.clear();
+        // The union's fence: its corrals' fences in union order, each box once (the order a
+        // scan of the union's cells meets them).
         let mut holds_empty_goal = false;
         for &k in &self.union {
-            for &c in &self.cells[self.starts[k]..self.starts[k + 1]] {
-                holds_empty_goal |= board.is_goal(c);
-                for &m in board.neighbours(c) {
-                    if m == NO_CELL {
-                        continue;
-                    }
-                    if let Some(i) = boxes.box_at(m) {
-                        if self.fence_seen[m as usize] != stamp {
-                            self.fence_seen[m as usize] = stamp;
-                            self.fence.push(i);
-                        }
-                    }
+            holds_empty_goal |= self.has_goal[k];
+            for &i in &self.fences[self.fence_starts[k]..self.fence_starts[k + 1]] {
+                let m = box_list[i];
+                if self.fence_seen[m as usize] != stamp {
+                    self.fence_seen[m as usize] = stamp;
+                    self.fence.push(i);
                 }
             }
         }
+        debug_assert_eq!((holds_empty_goal, self.fence.clone()), self.scanned_fence(board, boxes));
         if !holds_empty_goal && self.fence.iter().all(|&i| board.is_goal(box_list[i])) {
             return Test::Finished;
         }
