@@ -155,11 +155,10 @@ pub struct Areas {
     base: u32,
     /// The cells above the one being searched: each with the index of its next neighbour,
     /// its lowest reachable number so far and its subtree's smallest cell so far.
-    stack: Vec<(Cell, u8, u32, Cell)>,
-    /// Per cell: its neighbours with the walls left out (the first `degree` entries), copied
-    /// from the board by the first labelling.
-    adjacent: Vec<[Cell; 4]>,
-    degree: Vec<u8>,
+    stack: Vec<(Cell, u8, u32, Cell, [Cell; 4], u8)>,
+    /// Per cell: its neighbours with the walls left out (the first entries) and how many there
+    /// are, copied from the board by the first labelling.
+    adjacent: Vec<([Cell; 4], u8)>,
 }
 
 /// The discovery number of a box while [`Areas::label`] runs: above every real number.
@@ -187,7 +186,6 @@ impl Areas {
             base: 1,
             stack: Vec::new(),
             adjacent: Vec::new(),
-            degree: Vec::new(),
         }
     }
 
@@ -215,7 +213,7 @@ impl Areas {
     /// stands. An `Areas` serves one board: the first call copies its neighbours.
     pub fn label(&mut self, board: &Board, boxes: &[Cell]) -> u32 {
         let n = board.n_cells();
-        if self.degree.len() != n {
+        if self.adjacent.len() != n {
             self.compact(board);
         }
         // Discovery numbers of the last labelling end below `base + n`; start above them.
@@ -234,7 +232,7 @@ impl Areas {
         }
         // Distinct slices: the compiler keeps their addresses in registers (through `self`
         // it reloads them after every store).
-        let Areas { disc, low: lows, end, parent, sub_min, area, roots, stack, adjacent, degree, .. } = self;
+        let Areas { disc, low: lows, end, parent, sub_min, area, roots, stack, adjacent, .. } = self;
         let (disc, lows, end, parent, sub_min, area) = (
             &mut disc[..n],
             &mut lows[..n],
@@ -243,7 +241,7 @@ impl Areas {
             &mut sub_min[..n],
             &mut area[..n],
         );
-        let (stack, adjacent, degree) = (&mut stack[..n], &adjacent[..n], &degree[..n]);
+        let (stack, adjacent) = (&mut stack[..n], &adjacent[..n]);
         for start in 0..n {
             if disc[start] >= base {
                 continue;
@@ -256,7 +254,7 @@ impl Areas {
             // the stack holds the same for the cells above it. `low` and `sub_min` are stored
             // when a cell is done.
             let (mut v, mut k, mut low, mut min) = (start as Cell, 0usize, next, start as Cell);
-            let (mut adj, mut deg) = (adjacent[start], degree[start] as usize);
+            let (mut adj, mut deg) = (adjacent[start].0, adjacent[start].1 as usize);
             let mut depth = 0;
             next += 1;
             loop {
@@ -270,11 +268,12 @@ impl Areas {
                         // which cannot lower `low` below the parent's number), or a box.
                         low = low.min(dw);
                     } else {
-                        stack[depth] = (v, k as u8, low, min);
+                        stack[depth] = (v, k as u8, low, min, adj, deg as u8);
                         depth += 1;
                         (disc[wi], parent[wi], area[wi]) = (next, v, id);
                         (v, k, low, min) = (w, 0, next, w);
-                        (adj, deg) = (adjacent[wi], degree[wi] as usize);
+                        let (a, d) = adjacent[wi];
+                        (adj, deg) = (a, d as usize);
                         next += 1;
                     }
                 } else {
@@ -284,9 +283,9 @@ impl Areas {
                         break;
                     }
                     depth -= 1;
-                    let (p, pk, p_low, p_min) = stack[depth];
+                    let (p, pk, p_low, p_min, p_adj, p_deg) = stack[depth];
                     (v, k, low, min) = (p, pk as usize, p_low.min(low), p_min.min(min));
-                    (adj, deg) = (adjacent[p as usize], degree[p as usize] as usize);
+                    (adj, deg) = (p_adj, p_deg as usize);
                 }
             }
         }
@@ -300,7 +299,6 @@ impl Areas {
     fn compact(&mut self, board: &Board) {
         let n = board.n_cells();
         self.adjacent.clear();
-        self.degree.clear();
         for c in 0..n as Cell {
             let mut row = [NO_CELL; 4];
             let mut d = 0;
@@ -310,12 +308,11 @@ impl Areas {
                     d += 1;
                 }
             }
-            self.adjacent.push(row);
-            self.degree.push(d as u8);
+            self.adjacent.push((row, d as u8));
         }
         // The search path never holds a cell twice.
         self.stack.clear();
-        self.stack.resize(n, (NO_CELL, 0, 0, NO_CELL));
+        self.stack.resize(n, (NO_CELL, 0, 0, NO_CELL, [NO_CELL; 4], 0));
     }
 
     /// The area count and the player's region (its smallest cell) of the labelled position
@@ -644,7 +641,7 @@ impl Reach {
         debug_assert!(areas.is_free(player));
         self.next_stamp();
         let (cur, base, id) = (self.current, areas.base, areas.area[player as usize]);
-        let n = areas.degree.len();
+        let n = areas.adjacent.len();
         let (stamp, disc, area) = (&mut self.stamp[..n], &areas.disc[..n], &areas.area[..n]);
         for ((s, &d), &a) in stamp.iter_mut().zip(disc).zip(area) {
             if d >= base && a == id {
