@@ -154,7 +154,8 @@ pub struct Areas {
     roots: Vec<Cell>,
     base: u32,
     /// The cells above the one being searched: each with the index of its next neighbour,
-    /// its lowest reachable number so far and its subtree's smallest cell so far.
+    /// its lowest reachable number so far, its subtree's smallest cell so far and its
+    /// neighbours (so going back up reloads nothing).
     stack: Vec<(Cell, u8, u32, Cell, [Cell; 4], u8)>,
     /// Per cell: its neighbours with the walls left out (the first entries) and how many there
     /// are, copied from the board by the first labelling.
