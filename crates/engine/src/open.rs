@@ -4,9 +4,11 @@
 //! Nodes come as `u16` words (`[player, depth, box cells...]`) and are stored inline as bytes,
 //! a cell in one byte on boards of at most 256 cells ([`OpenList::packing_cells`]), so the
 //! queue holds no pointers and a pop reads one small slice. The open lists are a search's
-//! largest memory (more than its table): a node of XSokoban 30 takes 23 bytes instead of 44. Buckets are indexed by the primary key (for
-//! example `g + h`) and inside by the secondary key (`h`); both are popped smallest first, and
-//! within one bucket the newest node first.
+//! largest memory (more than its table): a node of XSokoban 30 (18 boxes) takes 21 bytes
+//! instead of 40.
+//!
+//! Buckets are indexed by the primary key (for example `g + h`) and inside by the secondary
+//! key (`h`); both are popped smallest first, and within one bucket the newest node first.
 //!
 //! In cycling mode (the feature-space search) the primary key names a feature cell instead
 //! of a priority. Every `k`-th pop takes the best node of the next non-empty cell after the
