@@ -176,10 +176,10 @@ pub fn is_deadlock(board: &Board, boxes: &BoxMap, player: Cell, moved: Cell) -> 
     let p = Position { board, boxes, player };
     let (mx, my) = board.xy(moved);
     let (mx, my) = (mx as isize, my as isize);
-    // As a pair: the box is a neighbour of an inner square, on a diagonal either way. As a
-    // cap: it is diagonally beyond an end, along that diagonal's direction `s` (down and
-    // right from the square up and left of it, or up and right of it for the other way).
-    // Each square is asked whether it is inner once.
+    // As a pair, the box is a neighbour of an inner square, which may lie on a diagonal either
+    // way. As a cap, it is diagonally beyond an end of one: an inner square at (1, 1) or
+    // (-1, -1) from it lies on a down-and-right diagonal (s = 1), one at (-1, 1) or (1, -1)
+    // on a down-and-left one (s = -1). Each square is asked whether it is inner once.
     const NEAR: [(isize, isize, &[isize]); 8] = [
         (0, -1, &[1, -1]),
         (1, 0, &[1, -1]),

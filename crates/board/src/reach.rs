@@ -255,7 +255,8 @@ impl Areas {
             // the stack holds the same for the cells above it. `low` and `sub_min` are stored
             // when a cell is done.
             let (mut v, mut k, mut low, mut min) = (start as Cell, 0usize, next, start as Cell);
-            let (mut adj, mut deg) = (adjacent[start].0, adjacent[start].1 as usize);
+            let (mut adj, d) = adjacent[start];
+            let mut deg = d as usize;
             let mut depth = 0;
             next += 1;
             loop {

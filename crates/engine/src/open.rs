@@ -41,19 +41,19 @@ impl Stack {
     /// Adds a stored node; returns the bytes it allocated.
     #[inline]
     fn push(&mut self, node: &[u8]) -> usize {
-        let stride = node.len();
+        let size = node.len();
         let mut grown = 0;
-        if self.top.len() + stride > self.top.capacity() {
-            let chunk = stride * CHUNK_NODES;
+        if self.top.len() + size > self.top.capacity() {
+            let chunk = size * CHUNK_NODES;
             if self.top.capacity() >= chunk {
                 let below = self.below.capacity();
                 self.below.push(std::mem::replace(&mut self.top, Vec::with_capacity(chunk)));
-                grown = (self.below.capacity() - below) * VEC_BYTES + self.top.capacity() * WORD_BYTES;
+                grown = (self.below.capacity() - below) * VEC_BYTES + self.top.capacity();
             } else {
                 let top = self.top.capacity();
-                let want = (top * 2).max(4 * stride).min(chunk);
+                let want = (top * 2).max(4 * size).min(chunk);
                 self.top.reserve_exact(want - self.top.len());
-                grown = (self.top.capacity() - top) * WORD_BYTES;
+                grown = self.top.capacity() - top;
             }
         }
         self.top.extend_from_slice(node);
@@ -68,7 +68,7 @@ impl Stack {
         packing.unpack(&self.top[at..], out);
         self.top.truncate(at);
         match self.top.is_empty().then(|| self.below.pop()).flatten() {
-            Some(full) => std::mem::replace(&mut self.top, full).capacity() * WORD_BYTES,
+            Some(full) => std::mem::replace(&mut self.top, full).capacity(),
             None => 0,
         }
     }
@@ -76,11 +76,10 @@ impl Stack {
     /// Bytes allocated, counted the slow way.
     fn walked_bytes(&self) -> usize {
         let held = self.top.capacity() + self.below.iter().map(Vec::capacity).sum::<usize>();
-        held * WORD_BYTES + self.below.capacity() * VEC_BYTES
+        held + self.below.capacity() * VEC_BYTES
     }
 }
 
-const WORD_BYTES: usize = std::mem::size_of::<u8>();
 const VEC_BYTES: usize = std::mem::size_of::<Vec<u8>>();
 
 /// The index of the depth in a node; every other word is a cell.
@@ -99,8 +98,9 @@ struct Packing {
 
 impl Packing {
     fn new(stride: usize, narrow: bool) -> Packing {
-        let bytes = if narrow && stride > DEPTH_WORD { stride + 1 } else { 2 * stride };
-        Packing { stride, narrow: narrow && stride > DEPTH_WORD, bytes }
+        // A node too short to hold a depth is stored wide.
+        let narrow = narrow && stride > DEPTH_WORD;
+        Packing { stride, narrow, bytes: if narrow { stride + 1 } else { 2 * stride } }
     }
 
     /// Stores `node` in `out` (`bytes` bytes).
@@ -384,9 +384,7 @@ impl OpenList {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Words before the boxes in a node (player, depth).
-    const HEADER_WORDS: usize = 2;
+    use crate::worker::HEADER;
 
     #[test]
     fn pops_by_primary_then_secondary_then_newest() {
@@ -605,7 +603,7 @@ mod tests {
     fn a_narrow_list_pops_what_a_wide_one_does() {
         // Nodes of a 256-cell board with 22 boxes (25 bytes a node against 48), pushed and
         // popped at random in both lists.
-        let stride = HEADER_WORDS + 22;
+        let stride = HEADER + 22;
         let mut wide = OpenList::cycling(stride, 3);
         let mut narrow = OpenList::cycling(stride, 3).packing_cells(256);
         assert_eq!((narrow.packing.bytes, wide.packing.bytes), (25, 48));
