@@ -70,6 +70,8 @@ pub struct SubsetSearch {
     /// States to expand: `k` box cells then the player, `k + 1` cells each.
     queue: Vec<Cell>,
     current: Vec<Cell>,
+    /// A child's boxes, sorted for its fingerprint.
+    child: Vec<Cell>,
 }
 
 impl SubsetSearch {
@@ -83,6 +85,7 @@ impl SubsetSearch {
             seen: HashSet::new(),
             queue: Vec::new(),
             current: Vec::new(),
+            child: Vec::new(),
         }
     }
 
@@ -194,16 +197,17 @@ impl SubsetSearch {
                     let child_player = self.child_reach.fill(board, &self.boxes, end);
                     self.current[i] = to;
                     let found = test(&self.boxes, &self.current[..k], &self.child_reach);
-                    let mut child: Vec<Cell> = self.current[..k].to_vec();
+                    self.child.clear();
+                    self.child.extend_from_slice(&self.current[..k]);
                     self.current[i] = b;
                     self.boxes.move_box(to, b);
                     if found {
                         outcome = Outcome::Found;
                         break 'boxes;
                     }
-                    child.sort_unstable();
-                    if self.seen.insert(zobrist.fingerprint(&child, child_player)) {
-                        self.queue.extend_from_slice(&child);
+                    self.child.sort_unstable();
+                    if self.seen.insert(zobrist.fingerprint(&self.child, child_player)) {
+                        self.queue.extend_from_slice(&self.child);
                         self.queue.push(child_player);
                     }
                 }
