@@ -310,6 +310,14 @@ pub trait Expander: Sync {
         true
     }
 
+    /// Bridges (short searches aimed at one state, run inside a worker, see the engine) ask
+    /// for light expansions while they run (`light` true), and for full ones again after: the
+    /// expander may then leave out node tests whose cost a bridge's short budget does not earn
+    /// back. Default: no change.
+    fn set_light(&self, scratch: &mut Self::Scratch, light: bool) {
+        let _ = (scratch, light);
+    }
+
     /// How many children each pruning test cut in this scratch so far.
     fn prune_counts(&self, scratch: &Self::Scratch) -> Vec<PruneCount>;
 }

@@ -13,7 +13,10 @@
 //! never move in the whole level stays put along every solution, so the argument above holds
 //! with them on the board, and the verdicts get sharper: a fixed box near the kept ones
 //! blocks them, and the player, as the real one does. [`fixed_near`] picks the fixed boxes
-//! near a search's boxes and [`fixed_key`] keys verdicts by them.
+//! near a search's boxes and [`fixed_key`] keys verdicts by them. The argument needs the
+//! fixed boxes to stand still only up to the first position that passes the test: the
+//! forward search's shut-in test fixes the boxes the player cannot reach and tests for a push
+//! of one of them.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;

@@ -34,7 +34,7 @@ struct Edge {
     solution: Option<&'static str>,
 }
 
-const EDGE: [Edge; 19] = [
+const EDGE: [Edge; 20] = [
     Edge { file: "already-solved.xsb", title: "Already solved", n_boxes: 3, solution: Some("") },
     Edge { file: "boxed-in.xsb", title: "Boxed in", n_boxes: 8, solution: None },
     Edge {
@@ -89,6 +89,12 @@ const EDGE: [Edge; 19] = [
         title: "Sealed goal",
         n_boxes: 4,
         solution: Some("RlddrUdlddrURlluurDuluurDDuurrdLullddrUdldddrruLdlUUdrUdrdrruLLLdlU"),
+    },
+    Edge {
+        file: "shut-in.xsb",
+        title: "Shut in",
+        n_boxes: 8,
+        solution: Some("RRRlllUUUrUUddlddrdrrurrdRullldlluluurDuuulDrddlddrrrurrdL"),
     },
     Edge { file: "start-freeze.xsb", title: "Corner box", n_boxes: 2, solution: Some("luRR") },
     Edge { file: "tunnel.xsb", title: "Tunnel", n_boxes: 1, solution: Some("RuurrrrddllLLLLLLL") },

@@ -139,6 +139,10 @@ pub struct PruningArgs {
     /// Do not search a PI-corral's fence boxes on their own to prove the corral dead.
     #[arg(long)]
     pub no_corral_deadlocks: bool,
+    /// Do not search the boxes fencing off a box the player cannot reach to prove that the
+    /// player can never come to push it, nor any box near it, again (shut-in boxes).
+    #[arg(long)]
+    pub no_shut_in: bool,
     /// Do not prune pushes that leave two boxes in a position they alone can never finish.
     #[arg(long)]
     pub no_pair_deadlocks: bool,

@@ -35,6 +35,7 @@ pub fn apply_pruning(p: &PruningArgs, push: &mut PushConfig, pull: &mut PullConf
     push.frozen_goals &= !p.no_frozen_goals;
     push.corrals &= !p.no_corrals;
     push.corral_deadlocks &= !p.no_corral_deadlocks;
+    push.shut_in &= !p.no_shut_in;
     push.pair_deadlocks &= !p.no_pair_deadlocks;
     push.sealed_goals &= !p.no_sealed_goals;
     push.jams &= !p.no_jams;

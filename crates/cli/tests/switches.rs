@@ -14,6 +14,7 @@ const SWITCHES: &[&str] = &[
     "--no-frozen-goals",
     "--no-corrals",
     "--no-corral-deadlocks",
+    "--no-shut-in",
     "--no-pair-deadlocks",
     "--no-sealed-goals",
     "--no-jams",
@@ -77,6 +78,7 @@ fn a_technique_switched_off_prunes_nothing() {
         ("levels/demo.xsb", "--no-freeze", "freeze"),
         ("levels/demo.xsb", "--no-pair-deadlocks", "pair deadlock"),
         ("levels/demo.xsb", "--no-jams", "jam deadlock"),
+        ("levels/demo.xsb", "--no-shut-in", "shut-in deadlock"),
         ("levels/demo.xsb", "--no-frozen-walls", "frozen wall searches"),
     ] {
         let count = |extra: &[&str]| pruned(file, "forward", key, extra);

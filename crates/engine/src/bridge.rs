@@ -389,11 +389,13 @@ impl<'a> Bridges<'a> {
             }
             let fp = fw.zobrist.fingerprint(boxes, player);
             children.clear();
+            fw.exp.set_light(&mut fw.scratch, true);
             fw.exp.expand(
                 &mut fw.scratch,
                 NodeRef { boxes, player, fp, g, moved: bisolve_board::NO_CELL },
                 &mut children,
             );
+            fw.exp.set_light(&mut fw.scratch, false);
             self.expanded += 1;
             // The worker's effort includes its bridges (one thread gives each direction
             // turns by states generated).

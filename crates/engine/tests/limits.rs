@@ -23,8 +23,10 @@ fn serial() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// A level no strategy solves in seconds: XSokoban 29 (Microban 153 served until merged
-/// PI-corrals brought it down from 14 s to half a second), or, without shared data,
+/// A level no strategy solves in a second: XSokoban 29 (the bidirectional search on one thread
+/// needs about 3.3M states, 5-6 s on a 2-core VM, since the shut-in test; before it, more than
+/// 2M states were not enough; Microban 153 served until merged PI-corrals brought it down from
+/// 14 s to half a second), or, without shared data,
 /// `levels/engine/endless.xsb` (an unsolvable trap beside a large room of free boxes; the file
 /// says why no search ends on it).
 fn hard_level() -> Level {

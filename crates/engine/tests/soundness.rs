@@ -20,6 +20,7 @@ use bisolve_pull::confine::ConfineCheck;
 use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::frozen::frozen_goal_boxes;
+use bisolve_push::shut_in::ShutInCheck;
 use bisolve_push::{Forward, PushConfig};
 use common::{expect_solved, run_named, solution_pushes, state_sequence, Canonical};
 
@@ -691,15 +692,15 @@ fn frozen_on_goals(board: &bisolve_board::Board, map: &BoxMap, to: Cell) -> Vec<
 /// no solution (plain search). The test must flag some.
 fn forward_test_flags_only_dead<T>(
     name: &str,
+    levels: &[Level],
     config: PushConfig,
     mut setup: impl FnMut(&Level) -> T,
     mut is_dead: impl FnMut(&mut T, &Level, &BoxMap, bisolve_board::Cell, bisolve_board::Cell) -> bool,
 ) {
     const CHECKS_PER_LEVEL: usize = 40;
-    let levels = small_and_microban_levels();
     let mut flagged = 0;
     let mut checked = 0;
-    for level in &levels {
+    for level in levels {
         let board = level.board();
         let what = format!("{} (index {})", level.name(), level.index());
         let fwd = Forward::new(board, level.start(), config);
@@ -734,10 +735,31 @@ fn forward_test_flags_only_dead<T>(
 fn jams_flag_only_dead_positions() {
     forward_test_flags_only_dead(
         "jam",
+        &small_and_microban_levels(),
         PushConfig { jams: false, ..single_pushes() },
         |level| JamCheck::new(level.board().n_cells(), PairMode::Push),
         |check, level, map, to, player| {
             check.is_dead(level.board(), map, to, player, &frozen_on_goals(level.board(), map, to))
+        },
+    );
+}
+
+/// The shut-in test only flags dead positions (see [`forward_test_flags_only_dead`]), on
+/// the usual levels and the shut-in edge case, whose parts share fence boxes.
+#[test]
+fn shut_in_boxes_flag_only_dead_positions() {
+    let mut levels = small_and_microban_levels();
+    levels.extend(common::valid_levels(&common::repo_levels().join("edge/shut-in.xsb")));
+    forward_test_flags_only_dead(
+        "shut-in",
+        &levels,
+        PushConfig { shut_in: false, ..single_pushes() },
+        |level| (ShutInCheck::new(level.board().n_cells()), Reach::new(level.board().n_cells())),
+        |(check, reach), level, map, _, player| {
+            let board = level.board();
+            let boxes: Vec<Cell> = (0..board.n_cells() as Cell).filter(|&c| map.is_box(c)).collect();
+            let region_min = reach.fill(board, map, player);
+            check.is_dead(board, &boxes, map, reach, region_min)
         },
     );
 }
@@ -747,6 +769,7 @@ fn jams_flag_only_dead_positions() {
 fn goal_areas_flag_only_dead_positions() {
     forward_test_flags_only_dead(
         "goal-area",
+        &small_and_microban_levels(),
         PushConfig { goal_areas: false, ..single_pushes() },
         |level| (GoalAreas::new(level.board()), AreaCheck::new(level.board())),
         |(areas, check), level, map, to, player| check.is_dead(areas, level.board(), map, to, player),
