@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn parts_that_share_a_fence_box_are_each_searched_with_it() {
-        // `levels/edge/shut-in.xsb`: the box above the player fences off three parts with
+        // `levels/edge/shut-in.xsb`: the box right of the player fences off two parts with
         // boxes out of reach; the level is solvable.
         let level = "#####\n#*  #\n##. #\n#  *#\n# $#####\n#. # # #\n# $###*###\n#$.#     #\n#@$ .  $.#\n##########\n";
         assert_eq!(verdict(level), (false, 1));
