@@ -1097,6 +1097,13 @@ impl Expander for Forward<'_> {
         } else {
             s.reach.fill(board, &s.boxes, node.player)
         };
+        if self.config.shut_in
+            && !s.light
+            && s.shut_in.is_dead(board, node.boxes, &s.boxes, &s.reach, region_min)
+        {
+            s.boxes.clear_all(node.boxes);
+            return;
+        }
         let table = self.table_for(s, node.boxes);
         if s.bound.prepare(table.as_deref().unwrap_or(board.goal_distances()), node.boxes).is_none() {
             // Only a root or a state found before a configuration change can get here.
@@ -1110,13 +1117,6 @@ impl Expander for Forward<'_> {
             base: node.fp ^ board.zobrist().player_key(node.player),
             table,
         };
-        if self.config.shut_in
-            && !s.light
-            && s.shut_in.is_dead(board, node.boxes, &s.boxes, &s.reach, region_min)
-        {
-            s.boxes.clear_all(node.boxes);
-            return;
-        }
         let forced =
             if self.config.tunnels { forced_box(board, &s.boxes, node.boxes, &s.reach) } else { Forced::No };
         match forced {

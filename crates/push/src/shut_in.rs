@@ -16,8 +16,8 @@
 //! pushed into an empty corridor "opens" it, though the boxes inside may still block every
 //! way through it.
 //!
-//! Verdicts are cached per thread under the fence boxes, the player's region among them and
-//! the boxes inside.
+//! Verdicts are cached per thread under the fence boxes, the player's square (the smallest of
+//! its region) and the boxes inside.
 
 use bisolve_board::pairs::PairMode;
 use bisolve_board::subset::{fixed_key, Outcome, SubsetSearch, VerdictCache};
@@ -37,9 +37,6 @@ pub struct ShutInCheck {
     /// Per cell: the stamp of the last zone flood that reached it.
     seen: Vec<u32>,
     stamp: u32,
-    /// Per cell: `call` when the cell holds a box inside a zone flooded in the current call.
-    covered: Vec<u32>,
-    call: u32,
     stack: Vec<Cell>,
     fence: Vec<Cell>,
     inside: Vec<Cell>,
@@ -64,8 +61,6 @@ impl ShutInCheck {
             cache: VerdictCache::default(),
             seen: vec![0; n_cells],
             stamp: 0,
-            covered: vec![0; n_cells],
-            call: 0,
             stack: Vec::new(),
             fence: Vec::new(),
             inside: Vec::new(),
@@ -89,18 +84,20 @@ impl ShutInCheck {
         region_min: Cell,
     ) -> bool {
         let touches = |b: Cell| board.neighbours(b).iter().any(|&n| n != NO_CELL && region.contains(n));
-        if boxes.iter().all(|&b| board.is_goal(b) || touches(b)) {
+        let shut = |b: Cell| !board.is_goal(b) && !touches(b);
+        let Some(first) = boxes.iter().position(|&b| shut(b)) else {
             return false;
-        }
+        };
         self.checks += 1;
-        // A box inside a zone already searched in this call needs no search of its own.
-        self.call = self.call.wrapping_add(1);
-        if self.call == 0 {
-            self.covered.fill(0);
-            self.call = 1;
+        // Each zone flood takes the next stamp, so the floods of this call are the stamps
+        // above `before`; a box one of them reached lies inside a zone already searched.
+        if self.stamp > u32::MAX - boxes.len() as u32 {
+            self.seen.fill(0);
+            self.stamp = 0;
         }
-        for &b in boxes {
-            if board.is_goal(b) || touches(b) || self.covered[b as usize] == self.call {
+        let before = self.stamp;
+        for &b in &boxes[first..] {
+            if !shut(b) || self.seen[b as usize] > before {
                 continue;
             }
             if self.zone_is_dead(board, map, region, region_min, b) {
@@ -122,12 +119,8 @@ impl ShutInCheck {
         start: Cell,
     ) -> bool {
         // Each zone has its own stamp: zones may share fence boxes, which their floods stop
-        // on and must each find.
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.stamp = 1;
-        }
+        // on and must each find. (`is_dead` keeps the stamps from wrapping.)
+        self.stamp += 1;
         let stamp = self.stamp;
         self.fence.clear();
         self.inside.clear();
@@ -141,7 +134,6 @@ impl ShutInCheck {
                     continue;
                 }
                 self.inside.push(c);
-                self.covered[c as usize] = self.call;
             }
             for &n in board.neighbours(c) {
                 if n != NO_CELL && self.seen[n as usize] != stamp && !region.contains(n) {
