@@ -1251,6 +1251,7 @@ impl Expander for Forward<'_> {
             ("shut-in deadlock", s.shut_in.proved),
             ("shut-in searches", s.shut_in.searches),
             ("shut-in searches given up", s.shut_in.gave_up),
+            ("shut-in zones opened by one push", s.shut_in.opened),
             ("shut-in checks", s.shut_in.checks),
             ("pair deadlock", s.pruned_pairs),
             ("triple deadlock", s.pruned_triples),
