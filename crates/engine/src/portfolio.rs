@@ -135,27 +135,45 @@ pub struct Restart {
     /// after one on box moves would search the first run's forward states again; another
     /// turn takes it down other subtrees.
     pub cycle: Option<u32>,
+    /// The forward searches' feature cells in the run this restart starts: `Some(true)`
+    /// counts goals packed in their packing order (`PushConfig::packing`, the forward half of
+    /// `--packing`), `Some(false)` boxes on goals, `None` keeps the members' own. The
+    /// backward searches keep theirs: on XSokoban 36 the forward side's packing is what
+    /// solved it (2 of 2 runs, 0 of 2 with the backward side's alone).
+    pub packing: Option<bool>,
 }
 
 /// The default first [`Restart::after`].
 pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 
 /// The default restarts after the first search: how long the run before each goes, the
-/// backward workers per search from it on, and its box moves ([`Restart::box_moves`]): the
-/// first two restarts' runs make box moves, with two backward dives for 7 s and then four,
-/// the third's the members' own moves again, with eight.
+/// backward workers per search from it on, its box moves ([`Restart::box_moves`]), its
+/// feature-cell turn ([`Restart::cycle`]) and its forward feature cells
+/// ([`Restart::packing`]): the first three restarts' runs make box moves, with two backward
+/// dives for 7 s, then four with the forward cells counting packed goals for 7 s, then four
+/// for 24 s; the fourth's run has the members' own moves again, with eight.
 ///
 /// Box moves with two dives and with four solve different levels. XSokoban 23: two dives
 /// (or one) from 10 s on solved it 4.2-5.6 s into their run in 14 of 15 runs (3 of 5 runs
 /// of the whole schedule), four in none of 3. Sasquatch 25 needs three or more (two: 0 of 3
-/// runs). XSokoban 30 needs 17-21 s of four, hence 24 s for that run; the last run starts
-/// at 41 s (2026-11-28, 2 threads, 2-core machine; on one 1.5 times slower, XSokoban 23
-/// needed 6.5-7.9 s of two and 30 27-32 s of four;
-/// `benches/results/2026-11-28-restart-schedule.txt`).
-pub const RESTARTS: [(Duration, usize, Option<bool>, Option<u32>); 3] = [
-    (RESTART_AFTER, 2, Some(true), None),
-    (Duration::from_secs(7), 4, Some(true), None),
-    (Duration::from_secs(24), 8, None, None),
+/// runs). XSokoban 30 needs 17-21 s of four, hence 24 s for that run (2026-11-28, 2 threads,
+/// 2-core machine; on one 1.5 times slower, XSokoban 23 needed 6.5-7.9 s of two and 30 27-32
+/// s of four; `benches/results/2026-11-28-restart-schedule.txt`). XSokoban 36, which no run
+/// had solved, falls 3-6 s into a run of four dives and box moves whose forward cells count
+/// packed goals (6 of 7 runs), but that run loses XSokoban 30 (0 of 2), hence a run of its
+/// own before the 24 s one. The last run starts at 48 s; XSokoban 25 and 27 fall 2-5 s into
+/// it (`benches/results/2026-12-02-packing-run.txt`).
+pub const RESTARTS: [Restart; 4] = [
+    Restart::box_run(RESTART_AFTER, 2, None),
+    Restart::box_run(Duration::from_secs(7), 4, Some(true)),
+    Restart::box_run(Duration::from_secs(7), 4, None),
+    Restart {
+        after: Duration::from_secs(24),
+        dives: Dives { forward: 1, backward: 8 },
+        box_moves: None,
+        cycle: None,
+        packing: None,
+    },
 ];
 
 impl Restart {
@@ -174,33 +192,34 @@ impl Restart {
 
     /// The default restarts, [`RESTARTS`], whatever the threads.
     pub fn defaults() -> Vec<Restart> {
-        RESTARTS
-            .iter()
-            .map(|&(after, backward, box_moves, cycle)| Restart {
-                after,
-                dives: Dives { forward: 1, backward },
-                box_moves,
-                cycle,
-            })
-            .collect()
+        RESTARTS.to_vec()
     }
 
-    /// Restarts from `SECS:DIVES[:MOVES][:fessK]` items, comma-separated (`10:4,25:8:box`):
-    /// each run's length before the restart in seconds, then the backward workers per search
-    /// from it on, then optionally the moves of the run it starts, `box` (box moves on both
-    /// sides) or `single` (off), else the members' own, and optionally `fessK`, the
-    /// feature-cell turn of that run ([`Restart::cycle`]).
+    /// A restart after `after` with `backward` dives, box moves and forward cells `packing`.
+    const fn box_run(after: Duration, backward: usize, packing: Option<bool>) -> Restart {
+        Restart { after, dives: Dives { forward: 1, backward }, box_moves: Some(true), cycle: None, packing }
+    }
+
+    /// Restarts from `SECS:DIVES[:MOVES][:fessK][:CELLS]` items, comma-separated
+    /// (`10:4,25:8:box`): each run's length before the restart in seconds, then the backward
+    /// workers per search from it on, then optionally the moves of the run it starts, `box`
+    /// (box moves on both sides) or `single` (off), else the members' own, optionally `fessK`,
+    /// the feature-cell turn of that run ([`Restart::cycle`]), and optionally its forward
+    /// feature cells, `packing` (goals packed in their packing order, [`Restart::packing`])
+    /// or `unpacked` (boxes on goals).
     pub fn parse_list(text: &str) -> Result<Vec<Restart>, String> {
         text.split(',')
             .map(|item| {
-                let bad = || format!("restart {item:?}: expected SECS:DIVES[:box|single][:fessK], e.g. 10:4");
+                let bad =
+                    || format!("restart {item:?}: expected SECS:DIVES[:box|single][:fessK][:packing|unpacked], e.g. 10:4");
                 let mut parts = item.trim().split(':');
                 let (Some(secs), Some(dives)) = (parts.next(), parts.next()) else {
                     return Err(bad());
                 };
-                let (mut box_moves, mut cycle) = (None, None);
+                let (mut box_moves, mut cycle, mut packing) = (None, None, None);
                 for part in parts.map(str::trim) {
                     match part {
+                        "packing" | "unpacked" if packing.is_none() => packing = Some(part == "packing"),
                         "box" | "single" if box_moves.is_none() && cycle.is_none() => {
                             box_moves = Some(part == "box");
                         }
@@ -214,7 +233,7 @@ impl Restart {
                         "box" | "single" => return Err(bad()),
                         other => {
                             return Err(format!(
-                            "restart {item:?}: the moves are box or single and the turn fessK, not {other:?}"
+                            "restart {item:?}: the moves are box or single, the turn fessK and the cells packing or unpacked, not {other:?}"
                         ))
                         }
                     }
@@ -228,7 +247,7 @@ impl Restart {
                     return Err(format!("restart {item:?}: the dives must be 1 to 64"));
                 }
                 let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
-                Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves, cycle })
+                Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves, cycle, packing })
             })
             .collect()
     }
@@ -525,18 +544,26 @@ pub fn solve_portfolio(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Report, SolveError> {
-    // The runs: how long each may take before the next starts (`None`: the rest), its dives,
-    // its box moves and its feature-cell turn (`None`: the members' own).
-    let mut runs = vec![(None, portfolio.dives, None, None)];
+    // The runs: how long each may take before the next starts (`None`: the rest), and its
+    // dives, moves, feature-cell turn and forward cells (`None`: the members' own).
+    let first = Restart {
+        after: Duration::ZERO,
+        dives: portfolio.dives,
+        box_moves: None,
+        cycle: None,
+        packing: None,
+    };
+    let mut runs = vec![(None, first)];
     for r in &portfolio.restarts {
         if let Some(last) = runs.last_mut() {
             last.0 = Some(r.after);
         }
-        runs.push((None, r.dives, r.box_moves, r.cycle));
+        runs.push((None, *r));
     }
     let mut done: Option<Report> = None;
-    let mut restarts: Vec<(f64, Option<bool>, Option<u32>)> = Vec::new();
-    for (k, &(length, dives, box_moves, cycle)) in runs.iter().enumerate() {
+    let mut restarts: Vec<(f64, &Restart)> = Vec::new();
+    for (k, (length, settings)) in runs.iter().enumerate() {
+        let Restart { dives, box_moves, cycle, packing, .. } = *settings;
         let (used, states) = done.as_ref().map_or((Duration::ZERO, 0), |r| (r.elapsed, r.stats.states));
         let left = limits.time.map(|t| t.saturating_sub(used));
         // A run is cut short for the next only where the time limit leaves room for both.
@@ -553,6 +580,11 @@ pub fn solve_portfolio(
                 m.pull.box_moves = on;
             }
         }
+        if let Some(on) = packing {
+            for m in &mut run.members {
+                m.push.packing = on;
+            }
+        }
         if let Some(k) = cycle {
             for m in &mut run.members {
                 if let Weighting::Features(_) = m.strategy.weighting {
@@ -562,7 +594,7 @@ pub fn solve_portfolio(
         }
         let mut report = solve_once(level, &run, &run_limits, cancel)?;
         if let Some(earlier) = &done {
-            restarts.push((earlier.elapsed.as_secs_f64(), box_moves, cycle));
+            restarts.push((earlier.elapsed.as_secs_f64(), settings));
             absorb(&mut report, earlier);
         }
         let last = length.is_none() || !matches!(report.outcome, Outcome::Cutoff(Cutoff::Time));
@@ -576,7 +608,7 @@ pub fn solve_portfolio(
         // Whole seconds, or tenths below 10 s (short restarts given with `--restarts`).
         let mut at: Vec<String> = restarts
             .iter()
-            .map(|&(t, box_moves, cycle)| {
+            .map(|&(t, &Restart { box_moves, cycle, packing, .. })| {
                 let t = if t < 9.95 { format!("{t:.1} s") } else { format!("{t:.0} s") };
                 let mut how: Vec<String> = Vec::new();
                 match box_moves {
@@ -586,6 +618,11 @@ pub fn solve_portfolio(
                 }
                 if let Some(k) = cycle {
                     how.push(format!("fess{k}"));
+                }
+                match packing {
+                    Some(true) => how.push("packing".into()),
+                    Some(false) => how.push("unpacked".into()),
+                    None => {}
                 }
                 if how.is_empty() {
                     t
@@ -1207,9 +1244,15 @@ mod tests {
         assert_eq!(
             Restart::parse_list("10:4, 25:8,0.5:16").expect("valid"),
             [
-                Restart { after: secs(10), dives: back(4), box_moves: None, cycle: None },
-                Restart { after: secs(25), dives: back(8), box_moves: None, cycle: None },
-                Restart { after: Duration::from_millis(500), dives: back(16), box_moves: None, cycle: None },
+                Restart { after: secs(10), dives: back(4), box_moves: None, cycle: None, packing: None },
+                Restart { after: secs(25), dives: back(8), box_moves: None, cycle: None, packing: None },
+                Restart {
+                    after: Duration::from_millis(500),
+                    dives: back(16),
+                    box_moves: None,
+                    cycle: None,
+                    packing: None
+                },
             ]
         );
         let moves: Vec<_> = Restart::parse_list("10:4:box,25:8:single,5:2")
@@ -1224,7 +1267,19 @@ mod tests {
             .map(|r| (r.box_moves, r.cycle))
             .collect();
         assert_eq!(turns, [(Some(true), Some(2)), (None, Some(5)), (Some(false), None)]);
-        assert_eq!(Restart::parse_list("10:2:box,7:4:box,24:8").expect("valid"), Restart::defaults());
+        let packing: Vec<_> = Restart::parse_list("10:4:box:packing,25:8:unpacked,5:2:fess2")
+            .expect("valid")
+            .iter()
+            .map(|r| (r.box_moves, r.cycle, r.packing))
+            .collect();
+        assert_eq!(
+            packing,
+            [(Some(true), None, Some(true)), (None, None, Some(false)), (None, Some(2), None)]
+        );
+        assert_eq!(
+            Restart::parse_list("10:2:box,7:4:box:packing,7:4:box,24:8").expect("valid"),
+            Restart::defaults()
+        );
         for (bad, why) in [
             ("", "expected SECS:DIVES"),
             ("10", "expected SECS:DIVES"),
@@ -1244,6 +1299,8 @@ mod tests {
             ("10:4:fessx", "expected SECS:DIVES"),
             ("10:4:fess0", "1 to 64"),
             ("10:4:fess65", "1 to 64"),
+            ("10:4:packing:unpacked", "packing or unpacked"),
+            ("10:4:packed", "packing or unpacked"),
         ] {
             let err = Restart::parse_list(bad).expect_err(bad);
             assert!(err.contains(why), "{bad:?}: {err}");

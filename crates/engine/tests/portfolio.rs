@@ -300,8 +300,8 @@ fn a_restart_changes_only_what_outlasts_it() {
     let portfolio = |restarts| Portfolio { restarts, ..shared(members(&list).expect("known members"), 1) };
     let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
     let dives = Dives { forward: 1, backward: 3 };
-    let late = Restart { after: Duration::from_secs(25), dives, box_moves: None, cycle: None };
-    let at_once = Restart { after: Duration::ZERO, dives, box_moves: None, cycle: None };
+    let late = Restart { after: Duration::from_secs(25), dives, box_moves: None, cycle: None, packing: None };
+    let at_once = Restart { after: Duration::ZERO, dives, box_moves: None, cycle: None, packing: None };
     let mut restarted = 0;
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         let solve = |restart| {
@@ -346,7 +346,13 @@ fn a_restart_can_change_the_move_model() {
                 m.push.box_moves = members_on;
                 m.pull.box_moves = members_on;
             }
-            let restart = Restart { after: Duration::ZERO, dives, box_moves: Some(restart_on), cycle: None };
+            let restart = Restart {
+                after: Duration::ZERO,
+                dives,
+                box_moves: Some(restart_on),
+                cycle: None,
+                packing: None,
+            };
             let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
             let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
             expect_solved(&level, &report);
@@ -381,7 +387,7 @@ fn a_restart_can_change_the_feature_cell_turn() {
     let (mut restarted, mut differ) = (0, 0);
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         let solve = |cycle| {
-            let restart = Restart { after: Duration::ZERO, dives, box_moves: None, cycle };
+            let restart = Restart { after: Duration::ZERO, dives, box_moves: None, cycle, packing: None };
             let members = members(&DEFAULT_MEMBERS.join(",")).expect("known members");
             let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
             solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
@@ -413,6 +419,7 @@ fn a_restarted_search_proves_and_stops() {
         dives: Dives { forward: 1, backward: 2 },
         box_moves: None,
         cycle: None,
+        packing: None,
     };
     let restarts = vec![
         Restart {
@@ -420,6 +427,7 @@ fn a_restarted_search_proves_and_stops() {
             dives: Dives { forward: 2, backward: 3 },
             box_moves: None,
             cycle: None,
+            packing: None,
         },
         twice,
     ];
@@ -442,18 +450,21 @@ fn a_restarted_search_proves_and_stops() {
                 dives: Dives { forward: 1, backward: 4 },
                 box_moves: None,
                 cycle: None,
+                packing: None,
             },
             Restart {
                 after: Duration::from_millis(300),
                 dives: Dives { forward: 1, backward: 8 },
                 box_moves: None,
                 cycle: None,
+                packing: None,
             },
             Restart {
                 after: Duration::from_millis(300),
                 dives: Dives { forward: 1, backward: 16 },
                 box_moves: None,
                 cycle: None,
+                packing: None,
             },
         ],
         ..shared(default_members(), 2)
