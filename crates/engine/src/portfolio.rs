@@ -160,7 +160,7 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 /// 2-core machine; on one 1.5 times slower, XSokoban 23 needed 6.5-7.9 s of two and 30 27-32
 /// s of four; `benches/results/2026-11-28-restart-schedule.txt`). XSokoban 36, which no run
 /// had solved, falls 3-6 s into a run of four dives and box moves whose forward cells count
-/// packed goals (6 of 7 runs), but that run loses XSokoban 30 (0 of 2), hence a run of its
+/// packed goals (7 of 8 runs), but that run loses XSokoban 30 (0 of 2), hence a run of its
 /// own before the 24 s one. The last run starts at 48 s; XSokoban 25 and 27 fall 2-5 s into
 /// it (`benches/results/2026-12-02-packing-run.txt`).
 pub const RESTARTS: [Restart; 4] = [
