@@ -297,6 +297,11 @@ pub struct PruningArgs {
     /// the time limit (see `--restart-after`; with `--restarts`, keeps the first of the list).
     #[arg(long)]
     pub no_second_restart: bool,
+    /// Each restart starts from an empty visited table. By default a restart keeps the table:
+    /// the new run searches from scratch, but the states earlier runs reached are meetings for
+    /// its other side.
+    #[arg(long)]
+    pub no_keep_table: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -138,6 +138,7 @@ impl Plan {
                 forward_weight,
                 dives,
                 restarts,
+                keep_table: !pruning.no_keep_table,
             }));
         }
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;

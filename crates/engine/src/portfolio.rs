@@ -95,12 +95,20 @@ pub struct Portfolio {
     /// Fresh starts with other dives, each once the run before it has gone on for a while
     /// (see [`Restart`]); empty for none.
     pub restarts: Vec<Restart>,
+    /// A restart keeps the shared visited table of the runs before it (`--no-keep-table`: a
+    /// fresh table each run). The new run searches from scratch all the same, but a state an
+    /// earlier run reached on the other side is a meeting: the backward dives of a restart
+    /// can end on the forward states of every run before them, and the other way round. A run
+    /// starts with a fresh table where the tables are separate, where the kept one has grown
+    /// past half the memory limit, or after [`crate::table::RUNS`] runs.
+    pub keep_table: bool,
 }
 
 /// A restart: when the run before it (the first search, or the previous restart's) has not
-/// finished after `after` of its own, the portfolio starts again from scratch, with empty
-/// tables, as `dives` workers per search; the last restart runs for the rest of the time. A
-/// level solved before a restart is due is solved exactly as without it.
+/// finished after `after` of its own, the portfolio starts again from scratch (in the table of
+/// the runs before, see [`Portfolio::keep_table`]), as `dives` workers per search; the last
+/// restart runs for the rest of the time. A level solved before a restart is due is solved
+/// exactly as without it.
 ///
 /// It buys the extra dives' gain at long times without their losses at short ones (see
 /// [`DIVES`]). On the 13 levels within reach (2026-11-26, 2 threads, 60 s, 2-core machine),
@@ -117,8 +125,10 @@ pub struct Portfolio {
 /// solved XSokoban 27 (37.0 s) and 35 (44.6 s) of those 26
 /// (`benches/results/2026-11-26-second-restart.txt`).
 ///
-/// The report of a restarted solve adds every run's counts, states and table bytes (so bytes
-/// per state stay a per-state figure), and keeps the largest peak of open-list bytes.
+/// The report of a restarted solve adds every run's counts and states (a run's states: those
+/// it added to the table and those of earlier runs it took over) and table bytes (a kept
+/// table's bytes are counted once, at their largest), so bytes per state stay a per-state
+/// figure, and keeps the largest peak of open-list bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Restart {
     /// How long the run before this restart goes.
@@ -464,7 +474,7 @@ trait Search: Send {
     fn wait_for_work(&mut self, mailbox: &mut Mailbox<'_>, patience: Duration) -> Idle;
     fn open_len(&self) -> usize;
     fn generated(&self) -> u64;
-    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due);
+    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[&VisitedTable], due: Due);
     fn finish(self: Box<Self>) -> SideStats;
     /// The first state made with the smallest bound, and the bound.
     fn closest(&self) -> Option<(u32, &State)>;
@@ -498,7 +508,7 @@ impl<E: Expander> Search for Worker<'_, E> {
     fn generated(&self) -> u64 {
         self.stats.generated
     }
-    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[VisitedTable], due: Due) {
+    fn stop_check(&mut self, stop: &Stop<'_>, tables: &[&VisitedTable], due: Due) {
         if stop.counts_states() {
             self.report_inserted(stop);
         }
@@ -507,7 +517,7 @@ impl<E: Expander> Search for Worker<'_, E> {
         }
         if due == Due::All {
             stop.report_open_bytes(self.slot(), self.open_bytes());
-            stop.check_memory(tables.iter().map(VisitedTable::bytes).sum());
+            stop.check_memory(tables.iter().map(|t| t.bytes()).sum());
         }
     }
     fn finish(self: Box<Self>) -> SideStats {
@@ -562,6 +572,9 @@ pub fn solve_portfolio(
     }
     let mut done: Option<Report> = None;
     let mut restarts: Vec<(f64, &Restart)> = Vec::new();
+    // The table the runs keep (see Portfolio::keep_table), once a run has filled it.
+    let keep = portfolio.keep_table && portfolio.tables == TableMode::Shared && runs.len() > 1;
+    let mut kept: Option<VisitedTable> = None;
     for (k, (length, settings)) in runs.iter().enumerate() {
         let Restart { dives, box_moves, cycle, packing, .. } = *settings;
         let (used, states) = done.as_ref().map_or((Duration::ZERO, 0), |r| (r.elapsed, r.stats.states));
@@ -592,11 +605,26 @@ pub fn solve_portfolio(
                 }
             }
         }
-        let mut report = solve_once(level, &run, &run_limits, cancel)?;
+        let table = keep.then(|| {
+            let full = |t: &VisitedTable| limits.memory.is_some_and(|m| t.bytes() > m / 2);
+            let fresh = || VisitedTable::new(16 * portfolio.threads.max(1));
+            match kept.take() {
+                Some(mut t) if !full(&t) => {
+                    if t.next_run() {
+                        t
+                    } else {
+                        fresh()
+                    }
+                }
+                _ => fresh(),
+            }
+        });
+        let mut report = solve_once(level, &run, &run_limits, cancel, table.as_ref())?;
         if let Some(earlier) = &done {
             restarts.push((earlier.elapsed.as_secs_f64(), settings));
-            absorb(&mut report, earlier);
+            absorb(&mut report, earlier, table.as_ref());
         }
+        kept = table;
         let last = length.is_none() || !matches!(report.outcome, Outcome::Cutoff(Cutoff::Time));
         done = Some(report);
         if last {
@@ -644,8 +672,9 @@ pub fn solve_portfolio(
 
 /// Adds the counts, states, table bytes and time of an `earlier` run to `report`, keeping the
 /// larger peak of open-list bytes. A solved report keeps no closest state or path of the
-/// earlier run (those are for levels not solved).
-fn absorb(report: &mut Report, earlier: &Report) {
+/// earlier run (those are for levels not solved). With a `kept` table the runs share, its
+/// bytes and collisions are the whole solve's, not added up.
+fn absorb(report: &mut Report, earlier: &Report, kept: Option<&VisitedTable>) {
     let solved = matches!(report.outcome, Outcome::Solved(_));
     let (a, b) = (&earlier.stats, &mut report.stats);
     b.forward.add(&a.forward);
@@ -657,18 +686,28 @@ fn absorb(report: &mut Report, earlier: &Report) {
         }
     }
     b.states += a.states;
-    b.table_bytes += a.table_bytes;
     b.peak_open_bytes = b.peak_open_bytes.max(a.peak_open_bytes);
-    b.collisions += a.collisions;
+    match kept {
+        Some(table) => {
+            b.table_bytes = table.bytes().max(a.table_bytes);
+            b.collisions = table.collisions();
+        }
+        None => {
+            b.table_bytes += a.table_bytes;
+            b.collisions += a.collisions;
+        }
+    }
     report.elapsed += earlier.elapsed;
 }
 
-/// One portfolio search, without restarts.
+/// One portfolio search, without restarts; in `kept`, a table earlier runs filled, where the
+/// tables are shared (see [`Portfolio::keep_table`]), else in tables of its own.
 fn solve_once(
     level: &Level,
     portfolio: &Portfolio,
     limits: &Limits,
     cancel: &AtomicBool,
+    kept: Option<&VisitedTable>,
 ) -> Result<Report, SolveError> {
     let started = Instant::now();
     let members = &portfolio.members;
@@ -726,7 +765,19 @@ fn solve_once(
         allotted.iter().zip(&sides).map(|(&a, &side)| a.max(portfolio.dives.workers(side))).collect();
     let workers: usize = sizes.iter().sum();
     let threads = portfolio.threads.clamp(1, workers);
-    let tables: Vec<VisitedTable> = (0..n_tables).map(|_| VisitedTable::new(16 * threads)).collect();
+    let own_tables: Vec<VisitedTable> = match kept {
+        Some(_) if n_tables == 1 => Vec::new(),
+        _ => (0..n_tables).map(|_| VisitedTable::new(16 * threads)).collect(),
+    };
+    let tables: Vec<&VisitedTable> = match kept {
+        Some(table) if n_tables == 1 => vec![table],
+        _ => own_tables.iter().collect(),
+    };
+    // States the table held before this run, and earlier runs' states it took over (a kept
+    // table's): this run's states are what it added and took over.
+    let held =
+        |tables: &[&VisitedTable]| -> usize { tables.iter().map(|t| t.len() + t.renewed() as usize).sum() };
+    let held_before = held(&tables);
     let stop = Stop::new(*limits, cancel, workers);
     let n = board.n_boxes();
     let zobrist = board.zobrist();
@@ -808,12 +859,12 @@ fn solve_once(
         if seeded_group.replace(slot.group) == Some(slot.group) {
             continue;
         }
-        if let Some(found) = slot.search.seed(&tables[slot.table]) {
+        if let Some(found) = slot.search.seed(tables[slot.table]) {
             end = Some(End::Found { member: slot.member, table: slot.table, found });
             break;
         }
     }
-    stop.set_seeded(tables.iter().map(VisitedTable::len).sum());
+    stop.set_seeded(held(&tables) - held_before);
     // In a shared table a path may hold macro moves another member made: a member's forward
     // half is read with a generator that knows every member's kinds of macro when its own
     // does not (`None`: its own).
@@ -851,10 +902,10 @@ fn solve_once(
     report.stats = Stats {
         forward,
         backward,
-        states: tables.iter().map(VisitedTable::len).sum(),
-        table_bytes: tables.iter().map(VisitedTable::bytes).sum(),
+        states: held(&tables) - held_before,
+        table_bytes: tables.iter().map(|t| t.bytes()).sum(),
         peak_open_bytes: stop.open_bytes(),
-        collisions: tables.iter().map(VisitedTable::collisions).sum(),
+        collisions: tables.iter().map(|t| t.collisions()).sum(),
     };
     report.outcome = match end {
         End::Exhausted { member } => {
@@ -863,10 +914,27 @@ fn solve_once(
         }
         End::Stopped => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
         End::Found { member, table, found } => {
-            report.note = Some(format!("found by {}", members[member].name));
+            // A meeting on a state a run before this one recorded in a kept table.
+            let earlier = match &found {
+                Found::Meeting { side, child, .. } => tables[table]
+                    .get(child.fingerprint(board))
+                    .filter(|r| r.run() < tables[table].run())
+                    .map(|_| side.other()),
+                Found::Goal { .. } => None,
+            };
+            report.note = Some(match earlier {
+                Some(side) => {
+                    format!(
+                        "found by {}, meeting a {} state of an earlier run",
+                        members[member].name,
+                        side.name()
+                    )
+                }
+                None => format!("found by {}", members[member].name),
+            });
             let b = &backwards[member];
             let solution = with_decoder(level, decoder_config(member), &forwards[member], |f| {
-                solution_of(level, Some(f), Some(b), &tables[table], &found)
+                solution_of(level, Some(f), Some(b), tables[table], &found)
             })?;
             Outcome::Solved(solution)
         }
@@ -879,7 +947,7 @@ fn solve_once(
         report.stats.forward.closest_state = Some(state.1.clone());
         report.stats.forward.closest_path =
             with_decoder(level, decoder_config(member), &forwards[member], |f| {
-                closest_path(level, f, &tables[table], &state)
+                closest_path(level, f, tables[table], &state)
             });
     }
     report.elapsed = started.elapsed();
@@ -949,7 +1017,7 @@ fn run(
     slots: &mut [Slot<'_>],
     sizes: &[usize],
     allotted: &[usize],
-    tables: &[VisitedTable],
+    tables: &[&VisitedTable],
     stop: &Stop<'_>,
     portfolio: &Portfolio,
     remaining: &[AtomicUsize; 2],
@@ -1092,7 +1160,7 @@ struct Turns<'r> {
     counted: &'r [AtomicBool],
     /// Per direction: the groups that have not run dry.
     remaining: &'r [AtomicUsize; 2],
-    tables: &'r [VisitedTable],
+    tables: &'r [&'r VisitedTable],
     stop: &'r Stop<'r>,
 }
 
@@ -1176,7 +1244,7 @@ fn take_turns(mut share: Vec<Turn<'_, '_, '_>>, ctx: &Turns<'_>) -> End {
         }
         let slot = &mut *turn.slot;
         let before = slot.search.generated();
-        match slot.search.step(&tables[slot.table], stop, Some(&mut turn.mailbox)) {
+        match slot.search.step(tables[slot.table], stop, Some(&mut turn.mailbox)) {
             Step::Continue | Step::Exhausted => {}
             Step::Found(found) => return End::Found { member: slot.member, table: slot.table, found },
         }
@@ -1359,7 +1427,7 @@ mod tests {
         }
         let solution = Solution { lurd: "R".into(), moves: 1, pushes: 1, found_by: FoundBy::Forward };
         let mut solved = report(Outcome::Solved(solution));
-        absorb(&mut solved, &earlier);
+        absorb(&mut solved, &earlier, None);
         for side in [&solved.stats.forward, &solved.stats.backward] {
             assert_eq!((&side.closest_path, &side.closest_state), (&None, &None));
             assert_eq!(side.closest_h, Some(3), "the counts add up as before");
@@ -1367,8 +1435,81 @@ mod tests {
         assert_eq!(solved.elapsed, Duration::from_secs(2));
         // Not solved: the earlier run's closest state stays.
         let mut cut = report(Outcome::Cutoff(Cutoff::Time));
-        absorb(&mut cut, &earlier);
+        absorb(&mut cut, &earlier, None);
         assert_eq!(cut.stats.backward.closest_state, Some(State::new(vec![5], 1)));
         assert!(cut.stats.forward.closest_path.is_some());
+    }
+
+    /// `levels/engine/open-room.xsb`: twenty boxes, a few thousand states for one search.
+    const OPEN_ROOM: &str = "\
+##########################
+#@                       #
+#  $ $ $ $ $ $ $ $ $ $   #
+#                        #
+#  $ $ $ $ $ $ $ $ $ $   #
+#                        #
+###########  #############
+   #  .....  .....  #
+   #  .....  .....  #
+   ##################";
+
+    /// A kept table (`Portfolio::keep_table`): a run searches as in a fresh table, its own
+    /// side's earlier states counted as new, and ends on the other side's earlier states. One
+    /// thread, so each run is deterministic.
+    #[test]
+    fn a_kept_table_searches_afresh_and_meets_earlier_runs() {
+        let level = Level::parse(OPEN_ROOM).expect("parses");
+        let portfolio = |name: &str| Portfolio {
+            members: members(name).expect("known member"),
+            threads: 1,
+            tables: TableMode::Shared,
+            forward_weight: FORWARD_WEIGHT,
+            dives: DIVES,
+            restarts: Vec::new(),
+            keep_table: true,
+        };
+        let cancel = AtomicBool::new(false);
+        let unlimited = Limits::default();
+        let solve = |name: &str, limits: &Limits, table: Option<&VisitedTable>| {
+            solve_once(&level, &portfolio(name), limits, &cancel, table).expect("runs")
+        };
+        let lurd = |report: &Report| match &report.outcome {
+            Outcome::Solved(s) => s.lurd.clone(),
+            other => panic!("not solved: {other:?}"),
+        };
+        let alone = solve("fwd-greedy", &unlimited, None);
+        // The same search again over its own earlier run: the same states, the same way.
+        let mut table = VisitedTable::new(16);
+        let first = solve("fwd-greedy", &unlimited, Some(&table));
+        assert!(table.next_run());
+        let again = solve("fwd-greedy", &unlimited, Some(&table));
+        for run in [&first, &again] {
+            assert_eq!(lurd(run), lurd(&alone));
+            assert_eq!(run.stats.states, alone.stats.states);
+            assert_eq!(run.note.as_deref(), Some("found by fwd-greedy"));
+        }
+        assert!(table.renewed() > 0 && table.len() < first.stats.states + again.stats.states);
+        // A backward run cut short, then the forward search: it ends on a backward state of the
+        // earlier run, sooner than alone, and the solution replays (solution_of replays it).
+        let mut table = VisitedTable::new(16);
+        let cut = Limits { states: Some(2_000), ..Limits::default() };
+        let backward = solve("bwd-greedy", &cut, Some(&table));
+        assert_eq!(backward.outcome, Outcome::Cutoff(Cutoff::States));
+        assert!(table.next_run());
+        let forward = solve("fwd-greedy", &unlimited, Some(&table));
+        let Outcome::Solved(solution) = &forward.outcome else {
+            panic!("not solved: {:?}", forward.outcome);
+        };
+        assert_eq!(
+            forward.note.as_deref(),
+            Some("found by fwd-greedy, meeting a backward state of an earlier run")
+        );
+        assert_eq!(solution.found_by, crate::solve::FoundBy::Meeting);
+        assert!(
+            forward.stats.states < alone.stats.states,
+            "{} states against {} alone",
+            forward.stats.states,
+            alone.stats.states
+        );
     }
 }

@@ -72,6 +72,7 @@ fn shared(members: Vec<Member>, threads: usize) -> Portfolio {
         forward_weight: FORWARD_WEIGHT,
         dives: DIVES,
         restarts: Vec::new(),
+        keep_table: true,
     }
 }
 
