@@ -37,7 +37,8 @@ fn chain<E: Expander>(
     let name = exp.side().name();
     let mut moves = Vec::new();
     let mut at = state.clone();
-    // Depths strictly decrease along parent links, so a path is never longer than the table.
+    // Parent links never cycle (runs never decrease along them, and depths strictly decrease
+    // within a run; see crate::table), so a path is never longer than the table.
     for _ in 0..=table.len() {
         let record = table.get(at.fingerprint(board)).ok_or(StitchError::Missing(name))?;
         if record.side() != exp.side() {
