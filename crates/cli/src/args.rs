@@ -280,13 +280,14 @@ pub struct PruningArgs {
     #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
     pub restart_after: Option<f64>,
     /// The restarts, as `SECS:DIVES[:box|single][:fessK][:packing|unpacked]` items
-    /// (`10:2:box,7:4:box:packing,7:4:box,24:8`, the default): how long each run goes before
-    /// the next starts from scratch, the backward dives of that next run (`--forward-dives`
-    /// applies to every run), optionally its moves (`box` turns box moves on for both sides,
-    /// `single` off), optionally its feature-cell turn (`fessK`: members ordered by feature
-    /// cells take a cell in turn every K-th expansion in that run), and optionally its forward
-    /// feature cells (`packing`: goals packed in their packing order, the forward half of
-    /// `--packing`; `unpacked`: boxes on goals). The last runs for the rest of the time limit.
+    /// (`10:2:box,7:4:box:packing,6:4:box:packing:fess8,5:4:box,21:8`, the default): how long
+    /// each run goes before the next starts from scratch, the backward dives of that next run
+    /// (`--forward-dives` applies to every run), optionally its moves (`box` turns box moves on
+    /// for both sides, `single` off), optionally its feature-cell turn (`fessK`: members
+    /// ordered by feature cells take a cell in turn every K-th expansion in that run), and
+    /// optionally its forward feature cells (`packing`: goals packed in their packing order,
+    /// the forward half of `--packing`; `unpacked`: boxes on goals). The last runs for the rest
+    /// of the time limit.
     /// Restarts are timed, so a one-thread run with them is no longer deterministic.
     #[arg(long, value_name = "LIST", conflicts_with_all = ["no_restart", "restart_after"])]
     pub restarts: Option<String>,

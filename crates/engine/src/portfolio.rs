@@ -159,26 +159,34 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 /// The default restarts after the first search: how long the run before each goes, the
 /// backward workers per search from it on, its box moves ([`Restart::box_moves`]), its
 /// feature-cell turn ([`Restart::cycle`]) and its forward feature cells
-/// ([`Restart::packing`]): the first three restarts' runs make box moves, with two backward
-/// dives for 7 s, then four with the forward cells counting packed goals for 7 s, then four
-/// for 24 s; the fourth's run has the members' own moves again, with eight.
+/// ([`Restart::packing`]): the first four restarts' runs make box moves, with two backward
+/// dives for 7 s, then four with the forward cells counting packed goals for 6 s, then four
+/// with those cells and a cell in turn every 8th expansion (`fess8`) for 5 s, then four for
+/// 21 s; the fifth's run has the members' own moves again, with eight.
 ///
 /// Box moves with two dives and with four solve different levels. XSokoban 23: two dives
 /// (or one) from 10 s on solved it 4.2-5.6 s into their run in 14 of 15 runs (3 of 5 runs
 /// of the whole schedule), four in none of 3. Sasquatch 25 needs three or more (two: 0 of 3
-/// runs). XSokoban 30 needs 17-21 s of four, hence 24 s for that run (2026-11-28, 2 threads,
+/// runs). XSokoban 30 needed 17-21 s of four, hence 24 s for that run (2026-11-28, 2 threads,
 /// 2-core machine; on one 1.5 times slower, XSokoban 23 needed 6.5-7.9 s of two and 30 27-32
 /// s of four; `benches/results/2026-11-28-restart-schedule.txt`). XSokoban 36, which no run
 /// had solved, falls 3-6 s into a run of four dives and box moves whose forward cells count
 /// packed goals (7 of 8 runs), but that run loses XSokoban 30 (0 of 2), hence a run of its
-/// own before the 24 s one. The last run starts at 48 s; XSokoban 25 and 27 fall 2-5 s into
-/// it (`benches/results/2026-12-02-packing-run.txt`).
-pub const RESTARTS: [Restart; 4] = [
-    Restart::box_run(RESTART_AFTER, 2, None),
-    Restart::box_run(Duration::from_secs(7), 4, Some(true)),
-    Restart::box_run(Duration::from_secs(7), 4, None),
+/// own before the long one (`benches/results/2026-12-02-packing-run.txt`). XSokoban 39,
+/// which no run had solved, falls 2.5-4 s into a run of four dives whose forward cells take a
+/// cell in turn every 8th expansion (with packed-goal cells or without), ending on a backward
+/// state of an earlier run in the kept table (5 of 5 runs; 0 of 1 with empty tables; with
+/// `fess5` or `fess12` in the packing run, 0 of 1); in the packing run it loses XSokoban 36
+/// (0 of 2), in the long run XSokoban 30 (0 of 1), hence a 5 s run of its own. With the
+/// kept table XSokoban 30 needs 13-19 s of the long run, and XSokoban 25 and 27 fall 2-6 s
+/// into the last, which starts at 49 s (`benches/results/2026-12-02-kept-table.txt`).
+pub const RESTARTS: [Restart; 5] = [
+    Restart::box_run(RESTART_AFTER, 2, None, None),
+    Restart::box_run(Duration::from_secs(7), 4, Some(true), None),
+    Restart::box_run(Duration::from_secs(6), 4, Some(true), Some(8)),
+    Restart::box_run(Duration::from_secs(5), 4, None, None),
     Restart {
-        after: Duration::from_secs(24),
+        after: Duration::from_secs(21),
         dives: Dives { forward: 1, backward: 8 },
         box_moves: None,
         cycle: None,
@@ -205,9 +213,10 @@ impl Restart {
         RESTARTS.to_vec()
     }
 
-    /// A restart after `after` with `backward` dives, box moves and forward cells `packing`.
-    const fn box_run(after: Duration, backward: usize, packing: Option<bool>) -> Restart {
-        Restart { after, dives: Dives { forward: 1, backward }, box_moves: Some(true), cycle: None, packing }
+    /// A restart after `after` with `backward` dives, box moves, forward cells `packing` and
+    /// the feature-cell turn `cycle`.
+    const fn box_run(after: Duration, backward: usize, packing: Option<bool>, cycle: Option<u32>) -> Restart {
+        Restart { after, dives: Dives { forward: 1, backward }, box_moves: Some(true), cycle, packing }
     }
 
     /// Restarts from `SECS:DIVES[:MOVES][:fessK][:CELLS]` items, comma-separated
@@ -1345,7 +1354,8 @@ mod tests {
             [(Some(true), None, Some(true)), (None, None, Some(false)), (None, Some(2), None)]
         );
         assert_eq!(
-            Restart::parse_list("10:2:box,7:4:box:packing,7:4:box,24:8").expect("valid"),
+            Restart::parse_list("10:2:box,7:4:box:packing,6:4:box:packing:fess8,5:4:box,21:8")
+                .expect("valid"),
             Restart::defaults()
         );
         for (bad, why) in [
