@@ -35,6 +35,11 @@ impl BoundKind {
             BoundKind::Zero => "zero",
         }
     }
+
+    /// The kind [`BoundKind::name`] names, if any.
+    pub fn from_name(name: &str) -> Option<BoundKind> {
+        [BoundKind::Matching, BoundKind::Nearest, BoundKind::Zero].into_iter().find(|k| k.name() == name)
+    }
 }
 
 /// The cost of an unreachable box-target pair: larger than any finite total.

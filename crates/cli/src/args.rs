@@ -114,7 +114,7 @@ pub struct PruningArgs {
     #[arg(long, value_enum)]
     pub bound: Option<BoundArg>,
     /// Backward lower bound: matching of boxes to start squares (default), nearest, or none.
-    /// With a portfolio, overrides every member's.
+    /// With a portfolio, overrides every member's, in every run of the default restarts too.
     #[arg(long, value_enum)]
     pub pull_bound: Option<BoundArg>,
     /// Do not prune pushes onto dead squares.
@@ -273,21 +273,21 @@ pub struct PruningArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub forward_dives: Option<u32>,
     /// A portfolio not done after SECS starts again from scratch with 2 backward dives and box
-    /// moves, 7 s later with 4 and box moves, and if still not done 24 s later once more with 8
-    /// and the members' own moves (single ones unless --box-moves), for the rest of its time
-    /// limit. Default: 10 s where there are at least 2 threads and no more than the searches
-    /// (2 threads for the default portfolio), else none.
+    /// moves, and then goes on through the rest of the default restarts (see `--restarts`),
+    /// the last for the rest of its time limit. Default: 10 s where there are at least 2
+    /// threads and no more than the searches (2 threads for the default portfolio), else none.
     #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
     pub restart_after: Option<f64>,
-    /// The restarts, as `SECS:DIVES[:box|single][:fessK][:packing|unpacked]` items
-    /// (`10:2:box,7:4:box:packing,6:4:box:packing:fess8,5:4:box,21:8`, the default): how long
-    /// each run goes before the next starts from scratch, the backward dives of that next run
-    /// (`--forward-dives` applies to every run), optionally its moves (`box` turns box moves on
-    /// for both sides, `single` off), optionally its feature-cell turn (`fessK`: members
-    /// ordered by feature cells take a cell in turn every K-th expansion in that run), and
-    /// optionally its forward feature cells (`packing`: goals packed in their packing order,
-    /// the forward half of `--packing`; `unpacked`: boxes on goals). The last runs for the rest
-    /// of the time limit.
+    /// The restarts, as `SECS:DIVES[:box|single][:fessK][:packing|unpacked][:pull-BOUND]` items
+    /// (`10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box,10:4:box:pull-nearest,18:8`, the
+    /// default): how long each run goes before the next starts from scratch, the backward dives
+    /// of that next run (`--forward-dives` applies to every run), optionally its moves (`box`
+    /// turns box moves on for both sides, `single` off), optionally its feature-cell turn
+    /// (`fessK`: members ordered by feature cells take a cell in turn every K-th expansion in
+    /// that run), optionally its forward feature cells (`packing`: goals packed in their
+    /// packing order, the forward half of `--packing`; `unpacked`: boxes on goals), and
+    /// optionally its backward bound (`pull-nearest`, `pull-matching` or `pull-zero`, as `--pull-bound` for
+    /// that run). The last runs for the rest of the time limit.
     /// Restarts are timed, so a one-thread run with them is no longer deterministic.
     #[arg(long, value_name = "LIST", conflicts_with_all = ["no_restart", "restart_after"])]
     pub restarts: Option<String>,

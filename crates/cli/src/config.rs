@@ -124,9 +124,13 @@ impl Plan {
                     restarts
                 }
             };
-            // Forward dives asked for hold in every run.
+            // Forward dives asked for hold in every run, and so does a backward bound asked
+            // for, over the default restarts' own (a list given with --restarts says its own).
             for r in &mut restarts {
                 r.dives.forward = dives.forward;
+                if pruning.pull_bound.is_some() && pruning.restarts.is_none() {
+                    r.pull_bound = None;
+                }
             }
             if pruning.no_second_restart {
                 restarts.truncate(1);
@@ -268,6 +272,28 @@ mod tests {
         assert!(parse_size("lots").is_err());
         assert!(parse_size("5X").is_err());
         assert!(parse_size("0").is_err());
+    }
+
+    /// The default restarts set a backward bound for one run; `--pull-bound` holds in every
+    /// run over it, and a `--restarts` list keeps its own.
+    #[test]
+    fn an_asked_for_backward_bound_holds_in_every_run() {
+        let search = SearchArgs {
+            strategy: "portfolio".into(),
+            portfolio: None,
+            portfolio_tables: crate::args::TablesArg::Shared,
+        };
+        let bounds = |pruning: &PruningArgs| -> Vec<Option<BoundKind>> {
+            match Plan::new(&search, 2, pruning).expect("plan") {
+                Plan::Portfolio(p) => p.restarts.iter().map(|r| r.pull_bound).collect(),
+                _ => panic!("not a portfolio"),
+            }
+        };
+        assert!(bounds(&PruningArgs::default()).contains(&Some(BoundKind::Nearest)));
+        let asked = PruningArgs { pull_bound: Some(BoundArg::Matching), ..PruningArgs::default() };
+        assert!(bounds(&asked).iter().all(Option::is_none));
+        let listed = PruningArgs { restarts: Some("10:4:pull-nearest,5:8".into()), ..asked };
+        assert_eq!(bounds(&listed), [Some(BoundKind::Nearest), None]);
     }
 
     #[test]

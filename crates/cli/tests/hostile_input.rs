@@ -218,7 +218,7 @@ fn bad_arguments() {
         (&["levels/demo.xsb", "--restarts", "10:99"], "the dives must be 1 to 64"),
         (
             &["levels/demo.xsb", "--restarts", "10:4:fast"],
-            "the moves are box or single, the turn fessK and the cells packing or unpacked, not \"fast\"",
+            "the moves are box or single, the turn fessK, the cells packing or unpacked and the backward bound pull-BOUND, once each, not \"fast\"",
         ),
         (&["levels/demo.xsb", "--restarts", "10:4", "--restart-after", "5"], "cannot be used with"),
         (&["levels/demo.xsb", "--time-limit=-1"], "--time-limit must be a positive number of seconds"),

@@ -151,6 +151,10 @@ pub struct Restart {
     /// backward searches keep theirs: on XSokoban 36 the forward side's packing is what
     /// solved it (2 of 2 runs, 0 of 2 with the backward side's alone).
     pub packing: Option<bool>,
+    /// The backward searches' lower bound in the run this restart starts (`pull-nearest`,
+    /// `pull-matching`, `pull-zero`): `None` keeps the members' own. The bound orders the
+    /// backward dives, so another bound sends them elsewhere.
+    pub pull_bound: Option<BoundKind>,
 }
 
 /// The default first [`Restart::after`].
@@ -158,11 +162,13 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 
 /// The default restarts after the first search: how long the run before each goes, the
 /// backward workers per search from it on, its box moves ([`Restart::box_moves`]), its
-/// feature-cell turn ([`Restart::cycle`]) and its forward feature cells
-/// ([`Restart::packing`]): the first four restarts' runs make box moves, with two backward
-/// dives for 7 s, then four with the forward cells counting packed goals for 6 s, then four
-/// with those cells and a cell in turn every 8th expansion (`fess8`) for 5 s, then four for
-/// 21 s; the fifth's run has the members' own moves again, with eight.
+/// feature-cell turn ([`Restart::cycle`]), its forward feature cells ([`Restart::packing`])
+/// and its backward bound ([`Restart::pull_bound`]): the first five restarts' runs make box
+/// moves, with two backward dives for 6 s, then four with the forward cells counting packed
+/// goals for 6 s, then four with those cells and a cell in turn every 8th expansion (`fess8`)
+/// for 5 s, then four for 10 s, then four whose backward dives order by the nearest start
+/// square (`pull-nearest`) for 18 s; the sixth's run has the members' own moves again, with
+/// eight.
 ///
 /// Box moves with two dives and with four solve different levels. XSokoban 23: two dives
 /// (or one) from 10 s on solved it 4.2-5.6 s into their run in 14 of 15 runs (3 of 5 runs
@@ -177,21 +183,29 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 /// cell in turn every 8th expansion (with packed-goal cells or without), ending on a backward
 /// state of an earlier run in the kept table (5 of 5 runs; 0 of 1 with empty tables; with
 /// `fess5` or `fess12` in the packing run, 0 of 1); in the packing run it loses XSokoban 36
-/// (0 of 2), in the long run XSokoban 30 (0 of 1), hence a 5 s run of its own. With the
-/// kept table XSokoban 30 needs 13-19 s of the long run, and XSokoban 25 and 27 fall 2-6 s
-/// into the last, which starts at 49 s (`benches/results/2026-12-02-kept-table.txt`).
-pub const RESTARTS: [Restart; 5] = [
+/// (0 of 2), in the long run XSokoban 30 (0 of 1), hence a 5 s run of its own
+/// (`benches/results/2026-12-02-kept-table.txt`).
+///
+/// Sasquatch 30, which no run had solved, falls 8.7-9.8 s into a run of four (or eight)
+/// dives and box moves whose backward bound is the nearest start square instead of the
+/// matching (every such run of 10 s or more after the first: 8 of 8; in the 2-dive run, in
+/// the packing runs or in the last run of eight single-move dives, 0 of 3). In that run
+/// XSokoban 25 falls 10-12 s in and XSokoban 30 about 16 s in, but Sasquatch 25 is not
+/// solved there (0 of 2, four dives or eight): it needs 7.5-10.4 s of four dives on the
+/// matching bound, hence the 10 s run before it. The 2-dive run gave up a second for it (the
+/// levels it solves fall up to 4.4 s into it), and the last run, where XSokoban 27 falls
+/// 2.4-3.7 s in, starts at 55 s
+/// (`benches/results/2026-12-02-nearest-run.txt`).
+pub const RESTARTS: [Restart; 6] = [
     Restart::box_run(RESTART_AFTER, 2, None, None),
-    Restart::box_run(Duration::from_secs(7), 4, Some(true), None),
+    Restart::box_run(Duration::from_secs(6), 4, Some(true), None),
     Restart::box_run(Duration::from_secs(6), 4, Some(true), Some(8)),
     Restart::box_run(Duration::from_secs(5), 4, None, None),
     Restart {
-        after: Duration::from_secs(21),
-        dives: Dives { forward: 1, backward: 8 },
-        box_moves: None,
-        cycle: None,
-        packing: None,
+        pull_bound: Some(BoundKind::Nearest),
+        ..Restart::box_run(Duration::from_secs(10), 4, None, None)
     },
+    Restart::new(Duration::from_secs(18), Dives { forward: 1, backward: 8 }),
 ];
 
 impl Restart {
@@ -213,31 +227,48 @@ impl Restart {
         RESTARTS.to_vec()
     }
 
+    /// A restart after `after` with `dives` that keeps the members' own moves, turn, cells
+    /// and bounds.
+    pub const fn new(after: Duration, dives: Dives) -> Restart {
+        Restart { after, dives, box_moves: None, cycle: None, packing: None, pull_bound: None }
+    }
+
     /// A restart after `after` with `backward` dives, box moves, forward cells `packing` and
     /// the feature-cell turn `cycle`.
     const fn box_run(after: Duration, backward: usize, packing: Option<bool>, cycle: Option<u32>) -> Restart {
-        Restart { after, dives: Dives { forward: 1, backward }, box_moves: Some(true), cycle, packing }
+        Restart {
+            box_moves: Some(true),
+            cycle,
+            packing,
+            ..Restart::new(after, Dives { forward: 1, backward })
+        }
     }
 
-    /// Restarts from `SECS:DIVES[:MOVES][:fessK][:CELLS]` items, comma-separated
+    /// Restarts from `SECS:DIVES[:MOVES][:fessK][:CELLS][:pull-BOUND]` items, comma-separated
     /// (`10:4,25:8:box`): each run's length before the restart in seconds, then the backward
     /// workers per search from it on, then optionally the moves of the run it starts, `box`
     /// (box moves on both sides) or `single` (off), else the members' own, optionally `fessK`,
-    /// the feature-cell turn of that run ([`Restart::cycle`]), and optionally its forward
+    /// the feature-cell turn of that run ([`Restart::cycle`]), optionally its forward
     /// feature cells, `packing` (goals packed in their packing order, [`Restart::packing`])
-    /// or `unpacked` (boxes on goals).
+    /// or `unpacked` (boxes on goals), and optionally its backward bound, `pull-matching`,
+    /// `pull-nearest` or `pull-zero` ([`Restart::pull_bound`]).
     pub fn parse_list(text: &str) -> Result<Vec<Restart>, String> {
         text.split(',')
             .map(|item| {
                 let bad =
-                    || format!("restart {item:?}: expected SECS:DIVES[:box|single][:fessK][:packing|unpacked], e.g. 10:4");
+                    || format!("restart {item:?}: expected SECS:DIVES[:box|single][:fessK][:packing|unpacked][:pull-BOUND], e.g. 10:4");
                 let mut parts = item.trim().split(':');
                 let (Some(secs), Some(dives)) = (parts.next(), parts.next()) else {
                     return Err(bad());
                 };
-                let (mut box_moves, mut cycle, mut packing) = (None, None, None);
+                let (mut box_moves, mut cycle, mut packing, mut pull_bound) = (None, None, None, None);
                 for part in parts.map(str::trim) {
                     match part {
+                        _ if part.starts_with("pull-") && pull_bound.is_none() => {
+                            pull_bound = Some(BoundKind::from_name(&part["pull-".len()..]).ok_or_else(|| {
+                                format!("restart {item:?}: the backward bound is pull-matching, pull-nearest or pull-zero, not {part:?}")
+                            })?);
+                        }
                         "packing" | "unpacked" if packing.is_none() => packing = Some(part == "packing"),
                         "box" | "single" if box_moves.is_none() && cycle.is_none() => {
                             box_moves = Some(part == "box");
@@ -252,7 +283,7 @@ impl Restart {
                         "box" | "single" => return Err(bad()),
                         other => {
                             return Err(format!(
-                            "restart {item:?}: the moves are box or single, the turn fessK and the cells packing or unpacked, not {other:?}"
+                            "restart {item:?}: the moves are box or single, the turn fessK, the cells packing or unpacked and the backward bound pull-BOUND, once each, not {other:?}"
                         ))
                         }
                     }
@@ -266,7 +297,7 @@ impl Restart {
                     return Err(format!("restart {item:?}: the dives must be 1 to 64"));
                 }
                 let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
-                Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves, cycle, packing })
+                Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves, cycle, packing, pull_bound })
             })
             .collect()
     }
@@ -564,14 +595,9 @@ pub fn solve_portfolio(
     cancel: &AtomicBool,
 ) -> Result<Report, SolveError> {
     // The runs: how long each may take before the next starts (`None`: the rest), and its
-    // dives, moves, feature-cell turn and forward cells (`None`: the members' own).
-    let first = Restart {
-        after: Duration::ZERO,
-        dives: portfolio.dives,
-        box_moves: None,
-        cycle: None,
-        packing: None,
-    };
+    // dives, moves, feature-cell turn, forward cells and backward bound (`None`: the
+    // members' own).
+    let first = Restart::new(Duration::ZERO, portfolio.dives);
     let mut runs = vec![(None, first)];
     for r in &portfolio.restarts {
         if let Some(last) = runs.last_mut() {
@@ -585,7 +611,7 @@ pub fn solve_portfolio(
     let keep = portfolio.keep_table && portfolio.tables == TableMode::Shared && runs.len() > 1;
     let mut kept: Option<VisitedTable> = None;
     for (k, (length, settings)) in runs.iter().enumerate() {
-        let Restart { dives, box_moves, cycle, packing, .. } = *settings;
+        let Restart { dives, box_moves, cycle, packing, pull_bound, .. } = *settings;
         let (used, states) = done.as_ref().map_or((Duration::ZERO, 0), |r| (r.elapsed, r.stats.states));
         let left = limits.time.map(|t| t.saturating_sub(used));
         // A run is cut short for the next only where the time limit leaves room for both.
@@ -605,6 +631,11 @@ pub fn solve_portfolio(
         if let Some(on) = packing {
             for m in &mut run.members {
                 m.push.packing = on;
+            }
+        }
+        if let Some(bound) = pull_bound {
+            for m in &mut run.members {
+                m.pull.bound = bound;
             }
         }
         if let Some(k) = cycle {
@@ -645,7 +676,7 @@ pub fn solve_portfolio(
         // Whole seconds, or tenths below 10 s (short restarts given with `--restarts`).
         let mut at: Vec<String> = restarts
             .iter()
-            .map(|&(t, &Restart { box_moves, cycle, packing, .. })| {
+            .map(|&(t, &Restart { box_moves, cycle, packing, pull_bound, .. })| {
                 let t = if t < 9.95 { format!("{t:.1} s") } else { format!("{t:.0} s") };
                 let mut how: Vec<String> = Vec::new();
                 match box_moves {
@@ -660,6 +691,9 @@ pub fn solve_portfolio(
                     Some(true) => how.push("packing".into()),
                     Some(false) => how.push("unpacked".into()),
                     None => {}
+                }
+                if let Some(bound) = pull_bound {
+                    how.push(format!("pull-{}", bound.name()));
                 }
                 if how.is_empty() {
                     t
@@ -1321,15 +1355,9 @@ mod tests {
         assert_eq!(
             Restart::parse_list("10:4, 25:8,0.5:16").expect("valid"),
             [
-                Restart { after: secs(10), dives: back(4), box_moves: None, cycle: None, packing: None },
-                Restart { after: secs(25), dives: back(8), box_moves: None, cycle: None, packing: None },
-                Restart {
-                    after: Duration::from_millis(500),
-                    dives: back(16),
-                    box_moves: None,
-                    cycle: None,
-                    packing: None
-                },
+                Restart::new(secs(10), back(4)),
+                Restart::new(secs(25), back(8)),
+                Restart::new(Duration::from_millis(500), back(16)),
             ]
         );
         let moves: Vec<_> = Restart::parse_list("10:4:box,25:8:single,5:2")
@@ -1353,9 +1381,17 @@ mod tests {
             packing,
             [(Some(true), None, Some(true)), (None, None, Some(false)), (None, Some(2), None)]
         );
+        let bounds: Vec<_> = Restart::parse_list("10:4:pull-nearest,25:8:box:fess2:packing:pull-zero,5:2")
+            .expect("valid")
+            .iter()
+            .map(|r| r.pull_bound)
+            .collect();
+        assert_eq!(bounds, [Some(BoundKind::Nearest), Some(BoundKind::Zero), None]);
         assert_eq!(
-            Restart::parse_list("10:2:box,7:4:box:packing,6:4:box:packing:fess8,5:4:box,21:8")
-                .expect("valid"),
+            Restart::parse_list(
+                "10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box,10:4:box:pull-nearest,18:8"
+            )
+            .expect("valid"),
             Restart::defaults()
         );
         for (bad, why) in [
@@ -1379,6 +1415,8 @@ mod tests {
             ("10:4:fess65", "1 to 64"),
             ("10:4:packing:unpacked", "packing or unpacked"),
             ("10:4:packed", "packing or unpacked"),
+            ("10:4:pull-near", "pull-matching, pull-nearest or pull-zero"),
+            ("10:4:pull-nearest:pull-zero", "the backward bound pull-BOUND"),
         ] {
             let err = Restart::parse_list(bad).expect_err(bad);
             assert!(err.contains(why), "{bad:?}: {err}");

@@ -6,6 +6,7 @@ mod common;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use bisolve_board::bound::BoundKind;
 use bisolve_engine::portfolio::{
     catalogue, default_members, members, DEFAULT_MEMBERS, DIVES, FORWARD_WEIGHT,
 };
@@ -301,8 +302,8 @@ fn a_restart_changes_only_what_outlasts_it() {
     let portfolio = |restarts| Portfolio { restarts, ..shared(members(&list).expect("known members"), 1) };
     let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
     let dives = Dives { forward: 1, backward: 3 };
-    let late = Restart { after: Duration::from_secs(25), dives, box_moves: None, cycle: None, packing: None };
-    let at_once = Restart { after: Duration::ZERO, dives, box_moves: None, cycle: None, packing: None };
+    let late = Restart::new(Duration::from_secs(25), dives);
+    let at_once = Restart::new(Duration::ZERO, dives);
     let mut restarted = 0;
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         let solve = |restart| {
@@ -347,13 +348,7 @@ fn a_restart_can_change_the_move_model() {
                 m.push.box_moves = members_on;
                 m.pull.box_moves = members_on;
             }
-            let restart = Restart {
-                after: Duration::ZERO,
-                dives,
-                box_moves: Some(restart_on),
-                cycle: None,
-                packing: None,
-            };
+            let restart = Restart { box_moves: Some(restart_on), ..Restart::new(Duration::ZERO, dives) };
             let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
             let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
             expect_solved(&level, &report);
@@ -388,7 +383,7 @@ fn a_restart_can_change_the_feature_cell_turn() {
     let (mut restarted, mut differ) = (0, 0);
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
         let solve = |cycle| {
-            let restart = Restart { after: Duration::ZERO, dives, box_moves: None, cycle, packing: None };
+            let restart = Restart { cycle, ..Restart::new(Duration::ZERO, dives) };
             let members = members(&DEFAULT_MEMBERS.join(",")).expect("known members");
             let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
             solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
@@ -411,27 +406,43 @@ fn a_restart_can_change_the_feature_cell_turn() {
     assert!(differ > 0, "the turn changed no search on {restarted} demo levels");
 }
 
+/// A restart's backward bound (`Restart::pull_bound`): the nearest start square instead of
+/// the matching names itself in the note, solves with replaying solutions, and searches
+/// otherwise than the members' own bound on some demo level; one thread, so each run is
+/// deterministic.
+#[test]
+fn a_restart_can_change_the_backward_bound() {
+    let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
+    let dives = Dives { forward: 1, backward: 1 };
+    let (mut restarted, mut differ) = (0, 0);
+    for level in valid_levels(&repo_levels().join("demo.xsb")) {
+        let solve = |pull_bound| {
+            let restart = Restart { pull_bound, ..Restart::new(Duration::ZERO, dives) };
+            let members = members(&DEFAULT_MEMBERS.join(",")).expect("known members");
+            let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
+            solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
+        };
+        let (own, nearest) = (solve(None), solve(Some(BoundKind::Nearest)));
+        expect_solved(&level, &own);
+        expect_solved(&level, &nearest);
+        let note = nearest.note.as_deref().unwrap_or_default();
+        if !note.contains("restarted after") {
+            continue;
+        }
+        assert!(note.contains("pull-nearest"), "note {note:?}");
+        restarted += 1;
+        differ += usize::from(own.stats.backward.generated != nearest.stats.backward.generated);
+    }
+    assert!(restarted > 0, "no demo level outlasted a restart due at once");
+    assert!(differ > 0, "the backward bound changed no search on {restarted} demo levels");
+}
+
 /// A restarted search still proves unsolvable levels, and one that is never solved ends at
 /// the time limit with both searches counted.
 #[test]
 fn a_restarted_search_proves_and_stops() {
-    let twice = Restart {
-        after: Duration::ZERO,
-        dives: Dives { forward: 1, backward: 2 },
-        box_moves: None,
-        cycle: None,
-        packing: None,
-    };
-    let restarts = vec![
-        Restart {
-            after: Duration::ZERO,
-            dives: Dives { forward: 2, backward: 3 },
-            box_moves: None,
-            cycle: None,
-            packing: None,
-        },
-        twice,
-    ];
+    let twice = Restart::new(Duration::ZERO, Dives { forward: 1, backward: 2 });
+    let restarts = vec![Restart::new(Duration::ZERO, Dives { forward: 2, backward: 3 }), twice];
     for level in valid_levels(&engine_level_path("unsolvable.xsb")) {
         let portfolio = Portfolio {
             restarts: restarts.clone(),
@@ -446,27 +457,9 @@ fn a_restarted_search_proves_and_stops() {
     };
     let portfolio = Portfolio {
         restarts: vec![
-            Restart {
-                after: Duration::from_millis(300),
-                dives: Dives { forward: 1, backward: 4 },
-                box_moves: None,
-                cycle: None,
-                packing: None,
-            },
-            Restart {
-                after: Duration::from_millis(300),
-                dives: Dives { forward: 1, backward: 8 },
-                box_moves: None,
-                cycle: None,
-                packing: None,
-            },
-            Restart {
-                after: Duration::from_millis(300),
-                dives: Dives { forward: 1, backward: 16 },
-                box_moves: None,
-                cycle: None,
-                packing: None,
-            },
+            Restart::new(Duration::from_millis(300), Dives { forward: 1, backward: 4 }),
+            Restart::new(Duration::from_millis(300), Dives { forward: 1, backward: 8 }),
+            Restart::new(Duration::from_millis(300), Dives { forward: 1, backward: 16 }),
         ],
         ..shared(default_members(), 2)
     };
