@@ -188,8 +188,8 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 ///
 /// Sasquatch 30, which no run had solved, falls 8.7-9.8 s into a run of four (or eight)
 /// dives and box moves whose backward bound is the nearest start square instead of the
-/// matching (every such run of 10 s or more after the first: 8 of 8; in the 2-dive run, in
-/// the packing runs or in the last run of eight single-move dives, 0 of 3). In that run
+/// matching (every such run of 10 s or more after the first: 12 of 12; in the 2-dive run, in
+/// the packing runs or in the last run of eight single-move dives, 0 of 4). In that run
 /// XSokoban 25 falls 10-12 s in and XSokoban 30 about 16 s in, but Sasquatch 25 is not
 /// solved there (0 of 2, four dives or eight): it needs 7.5-10.4 s of four dives on the
 /// matching bound, hence the 10 s run before it. The 2-dive run gave up a second for it (the
