@@ -372,69 +372,60 @@ fn a_restart_can_change_the_move_model() {
     assert_eq!(off, 0, "a single-moves restart made box moves");
 }
 
-/// A restart may change the feature-cell turn: the run after one due at once with `cycle:
-/// Some(1)` (a cell in turn at every expansion) names it in the note, solves with replaying
-/// solutions, and searches otherwise than the members' own turn (every third) on some demo
-/// level; one thread, so each run is deterministic.
-#[test]
-fn a_restart_can_change_the_feature_cell_turn() {
+/// On every demo level, the default members with one restart due at once, as it is and as
+/// `change` makes it (one thread, so each run is deterministic): both solve with replaying
+/// solutions, the changed run names `word` in its note, and `differs` tells the two searches
+/// apart on some demo level.
+fn a_restart_setting_changes_the_search(
+    change: impl Fn(Restart) -> Restart,
+    word: &str,
+    differs: impl Fn(&Report, &Report) -> bool,
+) {
     let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
-    let dives = Dives { forward: 1, backward: 1 };
+    let restart = Restart::new(Duration::ZERO, Dives { forward: 1, backward: 1 });
     let (mut restarted, mut differ) = (0, 0);
     for level in valid_levels(&repo_levels().join("demo.xsb")) {
-        let solve = |cycle| {
-            let restart = Restart { cycle, ..Restart::new(Duration::ZERO, dives) };
+        let solve = |restart| {
             let members = members(&DEFAULT_MEMBERS.join(",")).expect("known members");
             let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
             solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
         };
-        let (own, every) = (solve(None), solve(Some(1)));
+        let (own, changed) = (solve(restart), solve(change(restart)));
         expect_solved(&level, &own);
-        expect_solved(&level, &every);
-        let note = every.note.as_deref().unwrap_or_default();
+        expect_solved(&level, &changed);
+        let note = changed.note.as_deref().unwrap_or_default();
         if !note.contains("restarted after") {
             continue;
         }
-        assert!(note.contains("fess1"), "note {note:?}");
+        assert!(note.contains(word), "note {note:?}");
         restarted += 1;
-        differ += usize::from(
-            own.stats.forward.expanded + own.stats.backward.expanded
-                != every.stats.forward.expanded + every.stats.backward.expanded,
-        );
+        differ += usize::from(differs(&own, &changed));
     }
     assert!(restarted > 0, "no demo level outlasted a restart due at once");
-    assert!(differ > 0, "the turn changed no search on {restarted} demo levels");
+    assert!(differ > 0, "{word} changed no search on {restarted} demo levels");
 }
 
-/// A restart's backward bound (`Restart::pull_bound`): the nearest start square instead of
-/// the matching names itself in the note, solves with replaying solutions, and searches
-/// otherwise than the members' own bound on some demo level; one thread, so each run is
-/// deterministic.
+/// A restart may change the feature-cell turn: `cycle: Some(1)` (a cell in turn at every
+/// expansion) searches otherwise than the members' own turn (every third).
+#[test]
+fn a_restart_can_change_the_feature_cell_turn() {
+    let expanded = |r: &Report| r.stats.forward.expanded + r.stats.backward.expanded;
+    a_restart_setting_changes_the_search(
+        |r| Restart { cycle: Some(1), ..r },
+        "fess1",
+        |own, every| expanded(own) != expanded(every),
+    );
+}
+
+/// A restart may change the backward bound (`Restart::pull_bound`): the nearest start square
+/// searches otherwise than the members' own bound, the matching.
 #[test]
 fn a_restart_can_change_the_backward_bound() {
-    let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
-    let dives = Dives { forward: 1, backward: 1 };
-    let (mut restarted, mut differ) = (0, 0);
-    for level in valid_levels(&repo_levels().join("demo.xsb")) {
-        let solve = |pull_bound| {
-            let restart = Restart { pull_bound, ..Restart::new(Duration::ZERO, dives) };
-            let members = members(&DEFAULT_MEMBERS.join(",")).expect("known members");
-            let portfolio = Portfolio { restarts: vec![restart], ..shared(members, 1) };
-            solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
-        };
-        let (own, nearest) = (solve(None), solve(Some(BoundKind::Nearest)));
-        expect_solved(&level, &own);
-        expect_solved(&level, &nearest);
-        let note = nearest.note.as_deref().unwrap_or_default();
-        if !note.contains("restarted after") {
-            continue;
-        }
-        assert!(note.contains("pull-nearest"), "note {note:?}");
-        restarted += 1;
-        differ += usize::from(own.stats.backward.generated != nearest.stats.backward.generated);
-    }
-    assert!(restarted > 0, "no demo level outlasted a restart due at once");
-    assert!(differ > 0, "the backward bound changed no search on {restarted} demo levels");
+    a_restart_setting_changes_the_search(
+        |r| Restart { pull_bound: Some(BoundKind::Nearest), ..r },
+        "pull-nearest",
+        |own, nearest| own.stats.backward.generated != nearest.stats.backward.generated,
+    );
 }
 
 /// A restarted search still proves unsolvable levels, and one that is never solved ends at
