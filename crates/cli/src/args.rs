@@ -247,6 +247,12 @@ pub struct PruningArgs {
     /// for the backward search to meet.
     #[arg(long)]
     pub no_perimeter: bool,
+    /// Do not run the perimeter early in the first run of a portfolio that restarts: by
+    /// default its forward search runs 200,000 expansions of the perimeter before its first
+    /// own expansion (instead of 400,000 after 250,000), so its dive starts among the start's
+    /// neighbourhood. The restarts' runs keep the late one.
+    #[arg(long)]
+    pub no_early_perimeter: bool,
     /// Live targets: the bridges aim only at backward states not proved out of the start's
     /// reach (the player shut in the wrong region for good). Off by default (measured
     /// neutral).

@@ -143,6 +143,7 @@ impl Plan {
                 dives,
                 restarts,
                 keep_table: !pruning.no_keep_table,
+                early_perimeter: !pruning.no_early_perimeter,
             }));
         }
         let mut strategy = Strategy::parse(&search.strategy).map_err(anyhow::Error::msg)?;

@@ -25,6 +25,7 @@ const SWITCHES: &[&str] = &[
     "--no-inertia",
     "--no-bridges",
     "--no-perimeter",
+    "--no-early-perimeter",
     "--no-restart",
     "--no-second-restart",
     "--equal-turns",

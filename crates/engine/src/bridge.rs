@@ -52,6 +52,7 @@ use bisolve_board::{Board, Cell, DistanceTable, State};
 
 use crate::limits::{Pacer, Stop};
 use crate::open::OpenList;
+use crate::strategy::Strategy;
 use crate::table::{Insert, VisitedTable, MAX_DEPTH};
 use crate::worker::{Found, Worker, HEADER};
 
@@ -80,6 +81,19 @@ pub struct BridgeConfig {
 pub const PERIMETER_EXPANSIONS: u64 = 400_000;
 /// The forward worker's own expansions before the perimeter runs, by default.
 pub const PERIMETER_AFTER: u64 = 250_000;
+/// Expansions of the early perimeter ([`crate::Strategy::early_perimeter`]), which runs before
+/// the forward worker's first expansion.
+///
+/// XSokoban 32 in the first run alone (2 threads, `--no-restart`, 2-core machine, 2026-12-02,
+/// a day it ran 30% slower than the day before): with the perimeter after 250,000 expansions
+/// (400,000 of it, from about 5 s to 10 s), solved within 10 s in 1 of 13 runs (3.6 s; the
+/// others 12.2-19.1 s or not within 15-20 s), which is all the first run has; with an early
+/// one of 200,000, in 3.4-4.9 s (4 of 4), of 400,000 in 7.9-8.7 s (4 of 4), of 100,000 not
+/// within 20 s (1 of 1). The forward dive seeded from the early perimeter's states finds the
+/// meeting after about 70,000 expansions of its own; after the late perimeter, or an early
+/// one of 400,000, after 200,000 to 460,000
+/// (`benches/results/2026-12-02-early-perimeter.txt`).
+pub const EARLY_PERIMETER_EXPANSIONS: u64 = 200_000;
 /// The most memory the perimeter's open list and set of states seen may take: this, or a
 /// thirty-second of the memory limit where that is less (the peak stays within the
 /// slack the limit allows for what it does not count).
@@ -104,6 +118,22 @@ impl BridgeConfig {
             }
         } else {
             BridgeConfig::default()
+        }
+    }
+
+    /// The forward worker's bridges for `strategy`: its perimeter
+    /// ([`crate::Strategy::perimeter`]), run early, before the worker's first expansion
+    /// ([`EARLY_PERIMETER_EXPANSIONS`] of it), where [`crate::Strategy::early_perimeter`]
+    /// says so.
+    pub fn for_strategy(strategy: &Strategy) -> BridgeConfig {
+        if strategy.perimeter && strategy.early_perimeter {
+            BridgeConfig {
+                perimeter: EARLY_PERIMETER_EXPANSIONS,
+                perimeter_after: 0,
+                ..BridgeConfig::default()
+            }
+        } else {
+            BridgeConfig::forward(strategy.perimeter)
         }
     }
 }
@@ -619,6 +649,20 @@ mod tests {
         let found = bridges.maybe_run(&mut fw, &table, &stop);
         assert!(matches!(found, Some(Found::Goal { side: Side::Forward, .. })), "{found:?}");
         assert_eq!(bridges.runs, 1);
+    }
+
+    /// The early perimeter runs before the first expansion, and shorter; it needs the
+    /// perimeter on.
+    #[test]
+    fn the_early_perimeter_comes_first_and_only_with_the_perimeter() {
+        let late = BridgeConfig::for_strategy(&Strategy::default());
+        assert_eq!(late, BridgeConfig::forward(true));
+        assert_eq!((late.perimeter, late.perimeter_after), (PERIMETER_EXPANSIONS, PERIMETER_AFTER));
+        let early = BridgeConfig::for_strategy(&Strategy { early_perimeter: true, ..Strategy::default() });
+        assert_eq!((early.perimeter, early.perimeter_after), (EARLY_PERIMETER_EXPANSIONS, 0));
+        assert_eq!((early.budget, early.share_percent), (late.budget, late.share_percent));
+        let off = Strategy { perimeter: false, early_perimeter: true, ..Strategy::default() };
+        assert_eq!(BridgeConfig::for_strategy(&off), BridgeConfig::forward(false));
     }
 
     #[test]

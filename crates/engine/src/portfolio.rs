@@ -102,6 +102,18 @@ pub struct Portfolio {
     /// starts with a fresh table where the tables are separate, where the kept one has grown
     /// past half the memory limit, or after [`crate::table::RUNS`] runs.
     pub keep_table: bool,
+    /// Where the portfolio restarts, its first run's forward workers run the perimeter early
+    /// ([`Strategy::early_perimeter`]): before their first expansion, 200,000 expansions of
+    /// it, instead of 400,000 after 250,000. The restarts' runs keep the members' own. Default
+    /// on; `--no-early-perimeter`.
+    ///
+    /// The first run has 10 s. XSokoban 32 needed 12-19 s of it on a day the machine ran 30%
+    /// slower (solved within 10 s in 1 of 13 runs, and by no later run), and 3.4-4.9 s with
+    /// the early perimeter (4 of 4); see
+    /// [`EARLY_PERIMETER_EXPANSIONS`](crate::bridge::EARLY_PERIMETER_EXPANSIONS). It costs
+    /// up to 4 s on small levels the forward search finishes at once (Microban II 131: 0.6 s
+    /// against 4.8 s), since the perimeter runs all its expansions first.
+    pub early_perimeter: bool,
 }
 
 /// A restart: when the run before it (the first search, or the previous restart's) has not
@@ -300,6 +312,34 @@ impl Restart {
                 Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves, cycle, packing, pull_bound })
             })
             .collect()
+    }
+}
+
+impl Portfolio {
+    /// The portfolio of one run: the members with the run's `settings` (a restart's, or the
+    /// first run's, which keeps the members' own) and no restarts of its own; `first_of_several`
+    /// for the first run of a portfolio that restarts, whose forward workers then run the
+    /// perimeter early ([`Portfolio::early_perimeter`]).
+    fn run(&self, settings: &Restart, first_of_several: bool) -> Portfolio {
+        let Restart { dives, box_moves, cycle, packing, pull_bound, .. } = *settings;
+        let mut run = Portfolio { dives, restarts: Vec::new(), ..self.clone() };
+        for m in &mut run.members {
+            if let Some(on) = box_moves {
+                m.push.box_moves = on;
+                m.pull.box_moves = on;
+            }
+            if let Some(on) = packing {
+                m.push.packing = on;
+            }
+            if let Some(bound) = pull_bound {
+                m.pull.bound = bound;
+            }
+            if let (Some(k), Weighting::Features(_)) = (cycle, m.strategy.weighting) {
+                m.strategy.weighting = Weighting::Features(k);
+            }
+            m.strategy.early_perimeter |= first_of_several && self.early_perimeter;
+        }
+        run
     }
 }
 
@@ -611,7 +651,6 @@ pub fn solve_portfolio(
     let keep = portfolio.keep_table && portfolio.tables == TableMode::Shared && runs.len() > 1;
     let mut kept: Option<VisitedTable> = None;
     for (k, (length, settings)) in runs.iter().enumerate() {
-        let Restart { dives, box_moves, cycle, packing, pull_bound, .. } = *settings;
         let (used, states) = done.as_ref().map_or((Duration::ZERO, 0), |r| (r.elapsed, r.stats.states));
         let left = limits.time.map(|t| t.saturating_sub(used));
         // A run is cut short for the next only where the time limit leaves room for both.
@@ -621,30 +660,7 @@ pub fn solve_portfolio(
             states: limits.states.map(|s| s.saturating_sub(states)),
             ..*limits
         };
-        let mut run = Portfolio { dives, restarts: Vec::new(), ..portfolio.clone() };
-        if let Some(on) = box_moves {
-            for m in &mut run.members {
-                m.push.box_moves = on;
-                m.pull.box_moves = on;
-            }
-        }
-        if let Some(on) = packing {
-            for m in &mut run.members {
-                m.push.packing = on;
-            }
-        }
-        if let Some(bound) = pull_bound {
-            for m in &mut run.members {
-                m.pull.bound = bound;
-            }
-        }
-        if let Some(k) = cycle {
-            for m in &mut run.members {
-                if let Weighting::Features(_) = m.strategy.weighting {
-                    m.strategy.weighting = Weighting::Features(k);
-                }
-            }
-        }
+        let run = portfolio.run(settings, k == 0 && runs.len() > 1);
         let table = keep.then(|| {
             let full = |t: &VisitedTable| limits.memory.is_some_and(|m| t.bytes() > m / 2);
             let fresh = || VisitedTable::new(16 * portfolio.threads.max(1));
@@ -867,7 +883,7 @@ fn solve_once(
                     };
                     // One worker runs the bridges: two would aim at the same states.
                     if bridging[table] == Some(m) && k == 0 {
-                        let config = BridgeConfig::forward(member.strategy.perimeter);
+                        let config = BridgeConfig::for_strategy(&member.strategy);
                         let bridges = Bridges::new(config, board, &closests[table]);
                         Box::new(w.with_bridges(bridges))
                     } else {
@@ -1515,6 +1531,7 @@ mod tests {
             dives: DIVES,
             restarts: Vec::new(),
             keep_table: true,
+            early_perimeter: false,
         };
         let cancel = AtomicBool::new(false);
         let unlimited = Limits::default();

@@ -215,7 +215,7 @@ pub fn solve(
             }
             // One forward worker runs the bridges: two would aim at the same states.
             if bridges && i == 0 {
-                w = w.with_bridges(Bridges::new(BridgeConfig::forward(strategy.perimeter), board, &closest));
+                w = w.with_bridges(Bridges::new(BridgeConfig::for_strategy(&strategy), board, &closest));
             }
             w
         })

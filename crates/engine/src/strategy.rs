@@ -172,6 +172,12 @@ pub struct Strategy {
     /// nodes, recording the start's neighbourhood for the backward search to meet. Default
     /// on; `--no-perimeter`.
     pub perimeter: bool,
+    /// The early perimeter: with [`Strategy::perimeter`], the forward worker runs it before
+    /// its first expansion, [`EARLY_PERIMETER_EXPANSIONS`](crate::bridge::EARLY_PERIMETER_EXPANSIONS)
+    /// of it, so its own dive starts among the start's neighbourhood. Default off; the
+    /// portfolio's first run turns it on where the portfolio restarts
+    /// ([`crate::Portfolio::early_perimeter`]).
+    pub early_perimeter: bool,
 }
 
 /// The ordering `forward`, `backward` and `bidirectional` use when none is named: greedy with
@@ -195,6 +201,7 @@ impl Default for Strategy {
             live_targets: false,
             backward_bridges: false,
             perimeter: true,
+            early_perimeter: false,
         }
     }
 }

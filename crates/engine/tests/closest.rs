@@ -168,6 +168,7 @@ fn bidirectional_and_portfolio_searches_cut_off_give_a_legal_closest_path() {
             dives: DIVES,
             restarts: Vec::new(),
             keep_table: true,
+            early_perimeter: false,
         };
         let report = solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
         assert!(matches!(report.outcome, Outcome::Cutoff(_)), "{:?}", report.outcome);

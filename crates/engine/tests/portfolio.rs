@@ -74,6 +74,7 @@ fn shared(members: Vec<Member>, threads: usize) -> Portfolio {
         dives: DIVES,
         restarts: Vec::new(),
         keep_table: true,
+        early_perimeter: false,
     }
 }
 
@@ -426,6 +427,49 @@ fn a_restart_can_change_the_backward_bound() {
         "pull-nearest",
         |own, nearest| own.stats.backward.generated != nearest.stats.backward.generated,
     );
+}
+
+/// The first run of a portfolio that restarts runs the perimeter early
+/// (`Portfolio::early_perimeter`): before the forward worker's first expansion, so a forward
+/// search that expanded anything ran a bridge first, and the perimeter's expansions show on
+/// some demo level, where the late one (after 250,000 expansions) never comes. Solutions
+/// replay either way. Without restarts the flag changes nothing. One thread, so each run is
+/// deterministic; the restart is never due.
+#[test]
+fn the_first_run_of_a_restarting_portfolio_runs_the_perimeter_early() {
+    let limits = Limits { time: Some(Duration::from_secs(30)), ..Limits::default() };
+    let never = Restart::new(Duration::from_secs(3600), Dives { forward: 1, backward: 1 });
+    let mut earlier = 0;
+    for level in valid_levels(&repo_levels().join("demo.xsb")) {
+        let solve = |restarts: &[Restart], early_perimeter| {
+            let members = members(&DEFAULT_MEMBERS.join(",")).expect("known members");
+            let portfolio = Portfolio { restarts: restarts.to_vec(), early_perimeter, ..shared(members, 1) };
+            solve_portfolio(&level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs")
+        };
+        let (late, early) = (solve(&[never], false), solve(&[never], true));
+        expect_solved(&level, &late);
+        expect_solved(&level, &early);
+        let fw = &early.stats.forward;
+        assert!(fw.expanded == 0 || fw.bridges >= 1, "{}: {fw:?}", level.name());
+        earlier += usize::from(fw.bridge_expanded > late.stats.forward.bridge_expanded);
+        let (alone, flagged) = (solve(&[], false), solve(&[], true));
+        expect_solved(&level, &flagged);
+        assert_eq!(
+            (
+                alone.stats.forward.expanded,
+                alone.stats.forward.bridge_expanded,
+                alone.stats.backward.expanded
+            ),
+            (
+                flagged.stats.forward.expanded,
+                flagged.stats.forward.bridge_expanded,
+                flagged.stats.backward.expanded
+            ),
+            "{}: one run is not the first of several",
+            level.name()
+        );
+    }
+    assert!(earlier > 0, "the early perimeter ran on no demo level");
 }
 
 /// A restarted search still proves unsolvable levels, and one that is never solved ends at
