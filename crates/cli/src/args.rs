@@ -285,7 +285,7 @@ pub struct PruningArgs {
     #[arg(long, value_name = "SECS", conflicts_with = "no_restart")]
     pub restart_after: Option<f64>,
     /// The restarts, as `SECS:DIVES[:box|single][:fessK][:packing|unpacked][:pull-BOUND]` items
-    /// (`10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box,10:4:box:pull-nearest,19:8`, the
+    /// (`10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box:pull-nearest,22:8,5:3:box`, the
     /// default): how long each run goes before the next starts from scratch, the backward dives
     /// of that next run (`--forward-dives` applies to every run), optionally its moves (`box`
     /// turns box moves on for both sides, `single` off), optionally its feature-cell turn

@@ -175,12 +175,12 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 /// The default restarts after the first search: how long the run before each goes, the
 /// backward workers per search from it on, its box moves ([`Restart::box_moves`]), its
 /// feature-cell turn ([`Restart::cycle`]), its forward feature cells ([`Restart::packing`])
-/// and its backward bound ([`Restart::pull_bound`]): the first five restarts' runs make box
+/// and its backward bound ([`Restart::pull_bound`]): the first four restarts' runs make box
 /// moves, with two backward dives for 6 s, then four with the forward cells counting packed
 /// goals for 6 s, then four with those cells and a cell in turn every 8th expansion (`fess8`)
-/// for 5 s, then four for 10 s, then four whose backward dives order by the nearest start
-/// square (`pull-nearest`) for 19 s; the sixth's run has the members' own moves again, with
-/// eight.
+/// for 5 s, then four whose backward dives order by the nearest start square (`pull-nearest`)
+/// for 22 s; the fifth's run has the members' own moves again, with eight, for 5 s; the
+/// sixth's makes box moves with three, for the rest of the time limit.
 ///
 /// Box moves with two dives and with four solve different levels. XSokoban 23: two dives
 /// (or one) from 10 s on solved it 4.2-5.6 s into their run in 14 of 15 runs (3 of 5 runs
@@ -211,16 +211,26 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 /// a seventh, a full run with that run 18 s long, it was not solved), and with the eight at
 /// 56 s XSokoban 27 fell 2.6-3.1 s into them (4 of 4;
 /// `benches/results/2026-12-02-nineteen-seconds.txt`).
+///
+/// Three dives on the matching bound solve Sasquatch 25 in 4.2-5.0 s from an empty table
+/// (`--no-restart --dives 3 --box-moves --pull-box-moves`, 4 of 4 runs, 5.1-5.3M states;
+/// four dives need 10.0-13.0 s and 14.8-15.0M, two none within 20 s), and XSokoban 16
+/// 3.7-4.0 s into such a run; XSokoban 23 still needs two (three in the 2-dive run's place:
+/// 0 of 2). So the 10 s run of four on the matching bound became a run of three, and the
+/// nearest-bound run (in which XSokoban 30 needs 17-21 s, from an empty table as in the
+/// schedule, whatever the dives) comes before it and the eight, from 27 s to 49 s; the
+/// eight, in which XSokoban 27 needs 3.5 s from an empty table, run from 49 s to 54 s, and
+/// the three from 54 s to the end (`benches/results/2026-12-03-three-dives.txt`).
 pub const RESTARTS: [Restart; 6] = [
     Restart::box_run(RESTART_AFTER, 2, None, None),
     Restart::box_run(Duration::from_secs(6), 4, Some(true), None),
     Restart::box_run(Duration::from_secs(6), 4, Some(true), Some(8)),
-    Restart::box_run(Duration::from_secs(5), 4, None, None),
     Restart {
         pull_bound: Some(BoundKind::Nearest),
-        ..Restart::box_run(Duration::from_secs(10), 4, None, None)
+        ..Restart::box_run(Duration::from_secs(5), 4, None, None)
     },
-    Restart::new(Duration::from_secs(19), Dives { forward: 1, backward: 8 }),
+    Restart::new(Duration::from_secs(22), Dives { forward: 1, backward: 8 }),
+    Restart::box_run(Duration::from_secs(5), 3, None, None),
 ];
 
 impl Restart {
@@ -1408,7 +1418,7 @@ mod tests {
         assert_eq!(bounds, [Some(BoundKind::Nearest), Some(BoundKind::Zero), None]);
         assert_eq!(
             Restart::parse_list(
-                "10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box,10:4:box:pull-nearest,19:8"
+                "10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box:pull-nearest,22:8,5:3:box"
             )
             .expect("valid"),
             Restart::defaults()
