@@ -35,8 +35,13 @@ fuzz_target!(|data: &[u8]| {
             continue;
         }
         let strategy = Strategy::parse(name).expect("known strategy");
-        let config =
-            Config { strategy, threads: 1, push: PushConfig::default(), pull: PullConfig::default() };
+        let config = Config {
+            strategy,
+            threads: 1,
+            push: PushConfig::default(),
+            pull: PullConfig::default(),
+            ..Config::default()
+        };
         let limits =
             Limits { time: Some(Duration::from_secs(10)), memory: Some(64 << 20), states: Some(50_000) };
         let report = solve(level, &config, &limits, &AtomicBool::new(false)).expect("solve never fails");
