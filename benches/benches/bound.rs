@@ -5,8 +5,8 @@
 use std::hint::black_box;
 
 use bisolve_benches::{fixtures, Fixture, MEASUREMENT, WARM_UP};
-use bisolve_board::bound::{BoundKind, LowerBound};
 use bisolve_board::{BoxMap, Cell, Reach};
+use bisolve_deadlock::bound::{BoundKind, LowerBound};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 fn bound(c: &mut Criterion) {

@@ -11,11 +11,11 @@
 use std::hint::black_box;
 
 use bisolve_benches::{fixtures, Fixture, MEASUREMENT, WARM_UP};
-use bisolve_board::bound::BoundKind;
-use bisolve_board::freeze::{FreezeCheck, Verdict};
-use bisolve_board::pairs::{PairMode, PairTable};
 use bisolve_board::search::{Child, Expander};
 use bisolve_board::{BoxMap, Cell, Reach};
+use bisolve_deadlock::bound::BoundKind;
+use bisolve_deadlock::freeze::{FreezeCheck, Verdict};
+use bisolve_deadlock::pairs::{PairMode, PairTable};
 use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_push::corral::{Corral, CorralCheck};
 use bisolve_push::frozen::frozen_goal_boxes;

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::board::{Cell, DistanceTable, NO_CELL, UNREACHABLE};
+use crate::cell::{Cell, DistanceTable, NO_CELL, UNREACHABLE};
 use crate::dir::Dir;
 
 /// For one cell: which of its four sides a player can walk between when a lone box stands on
@@ -201,7 +201,7 @@ pub(crate) fn push_options(neighbours: &[[Cell; 4]], sides: &[SideComponents]) -
 /// Tunnel bits per cell: walls on both horizontal sides make a vertical corridor cell, walls
 /// above and below a horizontal one.
 pub(crate) fn tunnel_flags(neighbours: &[[Cell; 4]]) -> Vec<u8> {
-    use crate::board::{TUNNEL_HORIZONTAL, TUNNEL_VERTICAL};
+    use crate::cell::{TUNNEL_HORIZONTAL, TUNNEL_VERTICAL};
     neighbours
         .iter()
         .map(|nb| {

@@ -2,73 +2,11 @@
 //! plus everything [`crate::analysis`] derives from them once per level.
 
 use crate::analysis::{self, SideComponents};
+pub use crate::cell::{
+    Cell, DistanceTable, MAX_BOXES, MAX_CELLS, NO_CELL, TUNNEL_HORIZONTAL, TUNNEL_VERTICAL, UNREACHABLE,
+};
 use crate::dir::Dir;
-use crate::state::Zobrist;
-
-/// A floor cell, as a dense index. Cells are numbered row by row, so the smallest index of a
-/// region is its top-left cell.
-pub type Cell = u16;
-
-/// "No cell": a wall or the outside, in neighbour tables and maps.
-pub const NO_CELL: Cell = Cell::MAX;
-
-/// The most floor cells a board may have. Cell indices fit in 14 bits, so a push or pull packs
-/// into 16 bits with its direction (see [`crate::search::PackedMove`]).
-pub const MAX_CELLS: usize = 0x3FFF;
-
-/// The most boxes a level may have.
-pub const MAX_BOXES: usize = 1024;
-
-/// A distance that cannot be covered.
-pub const UNREACHABLE: u16 = u16::MAX;
-
-/// Box distances from every cell to each of a set of targets (goals, or start squares), in
-/// pushes (resp. pulls) of a lone box that respect walls and which side the player must
-/// stand on. Rows are cells, so the costs of one box to every target are contiguous.
-#[derive(Debug, Clone)]
-pub struct DistanceTable {
-    n_targets: usize,
-    data: Vec<u16>,
-    nearest: Vec<u16>,
-}
-
-impl DistanceTable {
-    /// A table of `n_cells` rows of `n_targets` distances each.
-    pub(crate) fn new(n_targets: usize, n_cells: usize, data: Vec<u16>) -> DistanceTable {
-        debug_assert_eq!(data.len(), n_targets * n_cells);
-        let nearest = if n_targets == 0 {
-            vec![UNREACHABLE; n_cells]
-        } else {
-            data.chunks(n_targets).map(|row| row.iter().copied().min().unwrap_or(UNREACHABLE)).collect()
-        };
-        DistanceTable { n_targets, data, nearest }
-    }
-
-    /// The number of targets.
-    #[inline]
-    pub fn n_targets(&self) -> usize {
-        self.n_targets
-    }
-
-    /// Distance from `cell` to target number `target`, or [`UNREACHABLE`].
-    #[inline]
-    pub fn get(&self, cell: Cell, target: usize) -> u16 {
-        self.data[cell as usize * self.n_targets + target]
-    }
-
-    /// Distances from `cell` to every target, in target order.
-    #[inline]
-    pub fn row(&self, cell: Cell) -> &[u16] {
-        let start = cell as usize * self.n_targets;
-        &self.data[start..start + self.n_targets]
-    }
-
-    /// Distance from `cell` to its nearest target, or [`UNREACHABLE`].
-    #[inline]
-    pub fn nearest(&self, cell: Cell) -> u16 {
-        self.nearest[cell as usize]
-    }
-}
+use crate::zobrist::Zobrist;
 
 /// Where a lone box can go by pushes, walls being the only obstacles: for every square, the
 /// set of squares a box on it can be pushed to (itself included), as bits.
@@ -148,11 +86,6 @@ pub(crate) struct BoardSpec {
     /// Grid positions of boxes in the player's area.
     pub boxes: Vec<usize>,
 }
-
-/// Bit in [`Board::tunnel_flags`]: walls on both sides left and right (a vertical corridor).
-pub const TUNNEL_VERTICAL: u8 = 1;
-/// Bit in [`Board::tunnel_flags`]: walls above and below (a horizontal corridor).
-pub const TUNNEL_HORIZONTAL: u8 = 2;
 
 impl Board {
     /// Builds the board and runs the static analysis. The spec has been validated: at most

@@ -9,26 +9,17 @@
 
 mod analysis;
 mod board;
-pub mod bound;
-pub mod diagonal;
+mod cell;
 mod dir;
 mod error;
-pub mod freeze;
-pub mod goal_areas;
-pub mod jams;
 mod level;
 pub mod moves;
-pub mod packing;
-pub mod pairs;
 pub mod parse;
 mod reach;
 pub mod render;
-pub mod rooms;
-pub mod sealed;
 pub mod search;
 mod state;
-pub mod subset;
-pub mod triples;
+mod zobrist;
 
 pub use crate::board::{
     Board, Cell, DistanceTable, PushReach, MAX_CELLS, NO_CELL, TUNNEL_HORIZONTAL, TUNNEL_VERTICAL,
@@ -38,4 +29,5 @@ pub use crate::dir::Dir;
 pub use crate::error::{LevelError, LevelErrorKind, ParseError};
 pub use crate::level::{load_collection, Collection, Level, LevelEntry};
 pub use crate::reach::{Areas, BoxMap, Moved, Reach, RunReach, SquareDirs};
-pub use crate::state::{Fingerprint, PassThrough, State, Zobrist};
+pub use crate::state::State;
+pub use crate::zobrist::{splitmix64, Fingerprint, PassThrough, Zobrist};

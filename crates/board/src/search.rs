@@ -4,7 +4,8 @@
 use crate::board::{Board, Cell, NO_CELL};
 use crate::dir::Dir;
 use crate::moves::Push;
-use crate::state::{Fingerprint, State};
+use crate::state::State;
+use crate::zobrist::Fingerprint;
 
 /// Which way a search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,7 +36,7 @@ impl Side {
 
 /// A push or a pull in 17 bits: the cell the box moved to (14 bits), the direction it moved
 /// in (2 bits), and whether the move is a macro (several pushes of one box, which only the
-/// expander that made it knows how to undo; see [`crate::rooms`]). [`PackedMove::ROOT`]
+/// expander that made it knows how to undo; the goal rooms of `bisolve-deadlock`). [`PackedMove::ROOT`]
 /// marks a state that no move led to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PackedMove(u32);

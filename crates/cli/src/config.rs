@@ -3,11 +3,12 @@
 use std::time::Duration;
 
 use anyhow::{bail, Result};
-use bisolve_board::bound::BoundKind;
+use bisolve_deadlock::bound::BoundKind;
 use std::sync::atomic::AtomicBool;
 
 use bisolve_board::Level;
-use bisolve_engine::portfolio::{default_members, members, search_count, DIVES, FORWARD_WEIGHT};
+use bisolve_engine::portfolio::{default_members, members, search_count, DIVES};
+use bisolve_engine::strategy::FORWARD_WEIGHT;
 use bisolve_engine::{
     solve, solve_portfolio, Config, Dives, Limits, Portfolio, PullConfig, PushConfig, Report, Restart,
     SolveError, Strategy, TableMode,

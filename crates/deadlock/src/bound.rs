@@ -13,7 +13,7 @@
 //! (a few rows re-augmented); one far from all of them keeps the column potentials of the
 //! least recently used and re-derives the rest.
 
-use crate::board::{Cell, DistanceTable, UNREACHABLE};
+use bisolve_board::{Cell, DistanceTable, UNREACHABLE};
 
 /// Which lower bound to compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -33,8 +33,8 @@
 //! The forward search asks this of the box just pushed ([`is_deadlock`]): a closed diagonal
 //! that was not there before needs that box as a pair or a cap.
 
-use crate::board::{Board, Cell};
-use crate::reach::BoxMap;
+use bisolve_board::BoxMap;
+use bisolve_board::{Board, Cell};
 
 /// What a square holds, as the test sees it.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -6,9 +6,9 @@
 //! squares of one of its states as the goals ([`FreezeCheck::check_with`]), since a state the
 //! start's boxes cannot all be pushed into is one no pull sequence from it reaches the start.
 
-use crate::board::{Board, Cell, NO_CELL};
-use crate::dir::Dir;
-use crate::reach::BoxMap;
+use bisolve_board::BoxMap;
+use bisolve_board::Dir;
+use bisolve_board::{Board, Cell, NO_CELL};
 
 /// Working memory for the freeze test: the boxes assumed frozen on the current path.
 #[derive(Debug, Clone, Default)]

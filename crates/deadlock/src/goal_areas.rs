@@ -40,7 +40,7 @@ use std::hash::BuildHasherDefault;
 
 use crate::freeze::FreezeCheck;
 use crate::subset::VerdictCache;
-use crate::{Board, BoxMap, Cell, Dir, PassThrough, NO_CELL};
+use bisolve_board::{Board, BoxMap, Cell, Dir, PassThrough, NO_CELL};
 
 /// The distances from the goals (steps over floor) that make areas: each connected set of
 /// the squares within `r` steps of some goal is an area, for each `r` here.
@@ -594,7 +594,7 @@ impl AreaCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Level;
+    use bisolve_board::Level;
 
     /// A position the forward search reached on a generated level (`bisolve generate --seed 11
     /// --size 12x8 --boxes 6 --min-pushes 30`, level 6), with every other test on and none

@@ -33,7 +33,7 @@
 
 use crate::pairs::PairMode;
 use crate::subset::{fixed_key, fixed_near, Outcome, SubsetSearch, VerdictCache};
-use crate::{Board, BoxMap, Cell, NO_CELL};
+use bisolve_board::{Board, BoxMap, Cell, NO_CELL};
 
 /// How far (in steps over floor, walls blocking) from the kept boxes their window reaches.
 pub const RADIUS: u32 = 2;
@@ -270,7 +270,7 @@ impl JamCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Level;
+    use bisolve_board::Level;
 
     /// Whether the test calls the start position of `text` dead with the box on `(x, y)` as
     /// the one just pushed, and the check's counters after it.

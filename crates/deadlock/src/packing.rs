@@ -22,10 +22,10 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use crate::board::{Board, Cell, NO_CELL};
-use crate::dir::Dir;
-use crate::reach::{BoxMap, Reach};
-use crate::search::Side;
+use bisolve_board::search::Side;
+use bisolve_board::Dir;
+use bisolve_board::{Board, Cell, NO_CELL};
+use bisolve_board::{BoxMap, Reach};
 
 /// Groups with more targets than this get no order (their targets need nothing).
 pub const MAX_GROUP: usize = 128;
@@ -415,7 +415,7 @@ impl<'a> Removal<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
+    use bisolve_board::Level;
 
     fn order_of(text: &str, side: Side) -> (Level, PackingOrder) {
         let level = Level::parse(text).expect("valid level");

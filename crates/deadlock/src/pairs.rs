@@ -21,9 +21,9 @@
 
 use std::collections::HashMap;
 
-use crate::board::{Board, Cell, NO_CELL};
-use crate::dir::Dir;
-use crate::reach::{BoxMap, Reach};
+use bisolve_board::Dir;
+use bisolve_board::{Board, Cell, NO_CELL};
+use bisolve_board::{BoxMap, Reach};
 
 /// Which search a table serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -406,7 +406,7 @@ impl<'a> Builder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
+    use bisolve_board::Level;
     use std::collections::{HashSet, VecDeque};
 
     /// Whether two boxes alone, player on `p`, can reach two targets: a plain search over

@@ -53,11 +53,11 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use crate::board::{Board, Cell, NO_CELL};
-use crate::dir::Dir;
-use crate::moves::{pushes_along, Push};
-use crate::reach::{BoxMap, Reach};
-use crate::state::State;
+use bisolve_board::moves::{pushes_along, Push};
+use bisolve_board::Dir;
+use bisolve_board::State;
+use bisolve_board::{Board, Cell, NO_CELL};
+use bisolve_board::{BoxMap, Reach};
 
 /// Boards with more floor cells get no rooms (finding entrances takes quadratic time).
 pub const MAX_BOARD_CELLS: usize = 3000;
@@ -260,7 +260,7 @@ impl GoalRooms {
         for &c in &plan.cells {
             self.plan_of[c as usize] = id as u8 + 1;
             let mut seed = (u64::from(c) + 1) ^ ((id as u64 + 1) << 32);
-            self.plan_key[c as usize] = crate::state::splitmix64(&mut seed) | 1;
+            self.plan_key[c as usize] = bisolve_board::splitmix64(&mut seed) | 1;
         }
         // The contents key before each push (and after the last).
         let mut keys = vec![0u64];
@@ -897,8 +897,8 @@ impl<'a> BoxPath<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
-    use crate::moves::{pushes_to_steps, replay, ReplayError};
+    use bisolve_board::moves::{pushes_to_steps, replay, ReplayError};
+    use bisolve_board::Level;
 
     fn rooms(text: &str) -> (Level, GoalRooms) {
         let level = Level::parse(text).expect("valid level");

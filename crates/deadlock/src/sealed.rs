@@ -36,7 +36,7 @@ use std::collections::VecDeque;
 
 use crate::pairs::PairMode;
 use crate::subset::{fixed_key, fixed_near, Outcome, SubsetSearch, VerdictCache};
-use crate::{Board, BoxMap, Cell, Dir, Reach, NO_CELL};
+use bisolve_board::{Board, BoxMap, Cell, Dir, Reach, NO_CELL};
 
 /// How far (in steps over floor, walls blocking) from a sealed target the kept boxes may be.
 pub const RADIUS: u32 = 3;
@@ -271,7 +271,7 @@ impl SealedCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Level;
+    use bisolve_board::Level;
 
     /// Whether the test calls the start position of `text` dead, taking each box in turn as
     /// the one just pushed.
@@ -305,7 +305,7 @@ mod tests {
     }
 
     /// The boxes of the level's start that stand on goals frozen, sorted.
-    fn frozen_on_goals(board: &crate::Board, map: &BoxMap, boxes: &[Cell]) -> Vec<Cell> {
+    fn frozen_on_goals(board: &bisolve_board::Board, map: &BoxMap, boxes: &[Cell]) -> Vec<Cell> {
         use crate::freeze::{FreezeCheck, Verdict};
         let mut freeze = FreezeCheck::default();
         let mut out: Vec<Cell> = boxes

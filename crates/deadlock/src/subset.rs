@@ -23,7 +23,7 @@ use std::hash::BuildHasherDefault;
 
 use crate::freeze::FreezeCheck;
 use crate::pairs::PairMode;
-use crate::{Board, BoxMap, Cell, Dir, Fingerprint, PassThrough, Reach, NO_CELL};
+use bisolve_board::{Board, BoxMap, Cell, Dir, Fingerprint, PassThrough, Reach, NO_CELL};
 
 /// The most verdicts a [`VerdictCache`] holds; past it the cache starts afresh.
 pub const MAX_CACHED: usize = 1 << 20;
@@ -257,7 +257,7 @@ pub fn fixed_key(board: &Board, fixed: &[Cell]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Level;
+    use bisolve_board::Level;
 
     /// Whether the search on the boxes at `moving`, the boxes at `fixed` as walls (and the
     /// level's other boxes removed), gets a box onto the square `goal`.

@@ -17,10 +17,10 @@
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
-use crate::board::{Board, Cell, NO_CELL};
-use crate::dir::Dir;
-use crate::reach::{BoxMap, Reach};
-use crate::state::PassThrough;
+use bisolve_board::Dir;
+use bisolve_board::PassThrough;
+use bisolve_board::{Board, Cell, NO_CELL};
+use bisolve_board::{BoxMap, Reach};
 
 /// Boards with more live squares than this get no table.
 pub const MAX_LIVE_CELLS: usize = 100;

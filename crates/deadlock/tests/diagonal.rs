@@ -1,12 +1,15 @@
 //! Closed diagonal deadlocks: hand-made positions, and a property test that every position the
 //! test calls dead is unsolvable by an exhaustive search written here.
 
+// The board crate's test helpers (levels by name, cells by coordinates), shared rather than copied.
+#[path = "../../board/tests/common/mod.rs"]
 mod common;
 
 use std::collections::{HashSet, VecDeque};
 
-use bisolve_board::freeze::{FreezeCheck, Verdict};
-use bisolve_board::{diagonal, Board, BoxMap, Cell, Dir, Level, Reach, NO_CELL};
+use bisolve_board::{Board, BoxMap, Cell, Dir, Level, Reach, NO_CELL};
+use bisolve_deadlock::diagonal;
+use bisolve_deadlock::freeze::{FreezeCheck, Verdict};
 use common::{cell, level, proptest_config};
 use proptest::prelude::*;
 

@@ -5,12 +5,14 @@
 //! needs, one box on the square the way starts from, the player behind it and the level's other
 //! boxes left out; the way's pushes must replay on it and put the box on the target.
 
+// The board crate's test helpers (levels by name, cells by coordinates), shared rather than copied.
+#[path = "../../board/tests/common/mod.rs"]
 mod common;
 
 use bisolve_board::moves::{pushes_along, pushes_to_steps, replay, ReplayError};
-use bisolve_board::packing::PackingOrder;
 use bisolve_board::search::Side;
 use bisolve_board::{Level, State, NO_CELL};
+use bisolve_deadlock::packing::PackingOrder;
 
 use common::{all_repo_valid_levels, load, shared_levels};
 

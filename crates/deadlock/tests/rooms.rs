@@ -5,11 +5,13 @@
 //! the level's other boxes left out; the macro's pushes must replay on it and put the box on
 //! goal `j` (and, for every step but the last, leave the player free to walk out).
 
+// The board crate's test helpers (levels by name, cells by coordinates), shared rather than copied.
+#[path = "../../board/tests/common/mod.rs"]
 mod common;
 
 use bisolve_board::moves::{pushes_to_steps, replay, ReplayError};
-use bisolve_board::rooms::{GoalRoom, GoalRooms, PlanRoom};
 use bisolve_board::{Board, Cell, Level, State};
+use bisolve_deadlock::rooms::{GoalRoom, GoalRooms, PlanRoom};
 
 use common::{all_repo_valid_levels, level, load, region, shared_levels};
 

@@ -2,11 +2,13 @@
 //! test that every triple the table calls dead is unsolvable by an exhaustive search of the
 //! three boxes alone, with the player anywhere.
 
+// The board crate's test helpers (levels by name, cells by coordinates), shared rather than copied.
+#[path = "../../board/tests/common/mod.rs"]
 mod common;
 
-use bisolve_board::pairs::{PairMode, PairTable};
-use bisolve_board::triples::TripleTable;
 use bisolve_board::{Board, BoxMap, Cell, Level, Reach, State};
+use bisolve_deadlock::pairs::{PairMode, PairTable};
+use bisolve_deadlock::triples::TripleTable;
 use common::{cell, level, proptest_config};
 use proptest::prelude::*;
 

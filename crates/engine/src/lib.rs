@@ -6,10 +6,12 @@
 //! replays it on the level before returning it.
 
 pub mod bridge;
+pub mod closest;
 pub mod hda;
 pub mod limits;
 pub mod open;
 pub mod portfolio;
+pub mod report;
 pub mod solve;
 pub mod stats;
 pub mod stitch;
@@ -19,7 +21,8 @@ pub mod worker;
 
 pub use crate::limits::{Cutoff, Limits};
 pub use crate::portfolio::{solve_portfolio, Dives, Member, Portfolio, Restart, TableMode};
-pub use crate::solve::{solve, Config, FoundBy, Outcome, Report, Solution, SolveError};
+pub use crate::report::{FoundBy, Outcome, Report, Solution, SolveError};
+pub use crate::solve::{solve, Config};
 pub use crate::stats::{ClosestPath, SideStats, Stats};
 pub use crate::strategy::{Directions, Strategy, Weighting, STRATEGIES};
 pub use bisolve_pull::PullConfig;

@@ -34,17 +34,18 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use bisolve_board::bound::BoundKind;
 use bisolve_board::search::{Expander, Side};
 use bisolve_board::{Level, State};
+use bisolve_deadlock::bound::BoundKind;
 use bisolve_pull::{Backward, PullConfig};
 use bisolve_push::{Forward, PushConfig};
 use parking_lot::Mutex;
 
-use crate::bridge::{BridgeConfig, Bridges, Closest};
+use crate::bridge::{BridgeConfig, Bridges};
+use crate::closest::Closest;
 use crate::hda::{Group, Idle, Mailbox, FLUSH_EVERY};
 use crate::limits::{Cutoff, Due, Limits, Pacer, Stop, StopOnDrop};
-use crate::solve::{closest_of, closest_path, dead_root, solution_of, Outcome, Report, SolveError};
+use crate::report::{closest_of, closest_path, dead_root, solution_of, Outcome, Report, SolveError};
 use crate::stats::{SideStats, Stats};
 use crate::strategy::{Directions, Strategy, Weighting};
 use crate::table::VisitedTable;
@@ -87,7 +88,7 @@ pub struct Portfolio {
     pub tables: TableMode,
     /// How a thread that holds searches of both directions shares its turns: it steps the
     /// search that has generated least, counting a forward search's children this many times.
-    /// [`FORWARD_WEIGHT`] by default; 1 gives equal turns (`--equal-turns`).
+    /// [`FORWARD_WEIGHT`](crate::strategy::FORWARD_WEIGHT) by default; 1 gives equal turns (`--equal-turns`).
     pub forward_weight: u64,
     /// Workers per search where the threads do not give each search several (see [`Dives`];
     /// [`DIVES`] by default).
@@ -395,15 +396,6 @@ impl Dives {
         .max(1)
     }
 }
-
-/// The default [`Portfolio::forward_weight`] and [`crate::Config::forward_weight`]: the
-/// forward search gets a quarter of the turns of a thread it shares with a backward search
-/// (the default on one thread, where `bi-fess`'s two searches take turns, as do those of a
-/// single bidirectional strategy; on two threads each has its own). The backward search finds
-/// almost every solution on the hard sets. One thread, `--jobs 2`, 10 s a level (2026-11-25,
-/// XSokoban 1-45 + Sasquatch): equal turns 21 + 35 = 56, a quarter 25 + 35 = 60 (XSokoban 11,
-/// 20, 29, 41 gained, none lost) in 0.92 of the time on the levels both solved.
-pub const FORWARD_WEIGHT: u64 = 3;
 
 /// The default [`Portfolio::dives`]: one worker per search (more where the threads outnumber
 /// the searches). Measured (2026-11-26, `benches/results/2026-11-26-backward-dives.txt`):
@@ -1180,7 +1172,7 @@ fn race<J: Send>(jobs: Vec<J>, stop: &Stop<'_>, run: impl Fn(J) -> End + Sync) -
 /// How many threads each search gets of `threads`: one each while there are no more threads
 /// than searches (they then share threads, see [`run`]); beyond that, the threads are dealt
 /// out evenly, and the ones left over go to backward searches first (on the hard sets the
-/// backward search finds almost every solution, see [`FORWARD_WEIGHT`]), then to forward
+/// backward search finds almost every solution, see [`FORWARD_WEIGHT`](crate::strategy::FORWARD_WEIGHT)), then to forward
 /// searches, in the members' order.
 fn group_sizes(sides: &[Side], threads: usize) -> Vec<usize> {
     let n = sides.len().max(1);
@@ -1256,7 +1248,7 @@ impl Turns<'_> {
 const POLL_EVERY: u64 = 16;
 
 /// One thread's loop: step the search (group) that has generated least on this thread,
-/// forward searches' counts weighted (see [`FORWARD_WEIGHT`]), and within it the worker that
+/// forward searches' counts weighted (see [`FORWARD_WEIGHT`](crate::strategy::FORWARD_WEIGHT)), and within it the worker that
 /// has, among those with work, until something ends it: a search's share of the thread does
 /// not grow with its number of dives. A worker that runs out of work asks its group for some
 /// and waits, without holding up the others on its thread (a worker alone on its thread waits
@@ -1486,7 +1478,7 @@ mod tests {
 
     #[test]
     fn a_run_solved_after_a_restart_keeps_no_closest_state_of_the_run_before() {
-        use crate::solve::{FoundBy, Solution};
+        use crate::report::{FoundBy, Solution};
         use crate::stats::ClosestPath;
         let report = |outcome| Report {
             outcome,
@@ -1540,7 +1532,7 @@ mod tests {
             members: members(name).expect("known member"),
             threads: 1,
             tables: TableMode::Shared,
-            forward_weight: FORWARD_WEIGHT,
+            forward_weight: crate::strategy::FORWARD_WEIGHT,
             dives: DIVES,
             restarts: Vec::new(),
             keep_table: true,
@@ -1582,7 +1574,7 @@ mod tests {
             forward.note.as_deref(),
             Some("found by fwd-greedy, meeting a backward state of an earlier run")
         );
-        assert_eq!(solution.found_by, crate::solve::FoundBy::Meeting);
+        assert_eq!(solution.found_by, crate::report::FoundBy::Meeting);
         assert!(
             forward.stats.states < alone.stats.states,
             "{} states against {} alone",

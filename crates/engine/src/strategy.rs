@@ -38,7 +38,7 @@ pub enum Weighting {
     ///
     /// Counting targets packed in their packing order instead of boxes on targets (the
     /// `packing` switches of the push and pull configurations, `--packing`; see
-    /// [`bisolve_board::packing`]) was measured the same way: a strict linear order 19 + 34,
+    /// [`bisolve_deadlock::packing`]) was measured the same way: a strict linear order 19 + 34,
     /// layers of the order 20 + 34, needs (the kept form) 18 + 34, against 19 + 34 without;
     /// at two threads and 10 s a level, 25 + 36 against 26 + 36. In the table of every
     /// technique on and off (`benches/results/2026-11-25-techniques.txt`, 60 s cap):
@@ -156,7 +156,7 @@ pub struct Strategy {
     /// search came closest to it, so the two meet there. Default on; `--no-bridges`. Off for
     /// A* (its forward half would no longer be push-optimal).
     pub bridges: bool,
-    /// Live targets for the bridges (see [`crate::bridge::Aim`]): the backward search offers
+    /// Live targets for the bridges (see [`crate::closest::Aim`]): the backward search offers
     /// the bridges its closest state that is not proved out of the start's reach (the player
     /// shut in the wrong region for good, or a start box frozen off the state's squares).
     /// Default off (measured neutral: the same levels at 10 s, none more at 60 s on the levels
@@ -298,6 +298,15 @@ impl fmt::Display for Strategy {
         }
     }
 }
+
+/// The default [`Portfolio::forward_weight`] and [`crate::Config::forward_weight`]: the
+/// forward search gets a quarter of the turns of a thread it shares with a backward search
+/// (the default on one thread, where `bi-fess`'s two searches take turns, as do those of a
+/// single bidirectional strategy; on two threads each has its own). The backward search finds
+/// almost every solution on the hard sets. One thread, `--jobs 2`, 10 s a level (2026-11-25,
+/// XSokoban 1-45 + Sasquatch): equal turns 21 + 35 = 56, a quarter 25 + 35 = 60 (XSokoban 11,
+/// 20, 29, 41 gained, none lost) in 0.92 of the time on the levels both solved.
+pub const FORWARD_WEIGHT: u64 = 3;
 
 #[cfg(test)]
 mod tests {

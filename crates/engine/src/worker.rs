@@ -7,7 +7,7 @@ use dashmap::DashSet;
 use std::hash::BuildHasherDefault;
 use std::time::Duration;
 
-use crate::bridge::{Aim, Bridges, Closest};
+use crate::closest::{Aim, Closest};
 use crate::hda::{Idle, Mailbox};
 use crate::limits::{Due, Stop};
 use crate::open::OpenList;
@@ -51,6 +51,22 @@ pub enum Step {
     Found(Found),
 }
 
+/// Short searches a worker runs between its own steps, recording what they make as the
+/// worker's states (the bridges of [`crate::bridge`]). The worker holds them and knows them by
+/// this trait alone, so the search loop does not depend on what they are.
+pub trait Detours<E: Expander>: std::fmt::Debug + Send {
+    /// Runs one if it is due; returns a meeting or a solution it found.
+    fn maybe_run(
+        &mut self,
+        worker: &mut Worker<'_, E>,
+        table: &VisitedTable,
+        stop: &Stop<'_>,
+    ) -> Option<Found>;
+
+    /// The runs so far and the nodes they expanded, for the worker's counters.
+    fn effort(&self) -> (u64, u64);
+}
+
 /// A best-first search in one direction with its own open list.
 #[derive(Debug)]
 pub struct Worker<'a, E: Expander> {
@@ -69,8 +85,9 @@ pub struct Worker<'a, E: Expander> {
     slot: usize,
     /// How to offer targets to the other direction's bridges.
     aim: Option<Aim<'a>>,
-    /// Bridges towards the other direction's closest state.
-    bridges: Option<Bridges<'a>>,
+    /// Short searches run between this worker's steps (the bridges towards the other
+    /// direction's closest state).
+    detours: Option<Box<dyn Detours<E> + 'a>>,
     /// The states this worker's search has queued, when it shares a table with another
     /// search of its direction (see [`Worker::with_own_visited`]), and whether this worker
     /// reports the set's bytes.
@@ -111,7 +128,7 @@ impl<'a, E: Expander> Worker<'a, E> {
             stats: SideStats::default(),
             slot,
             aim: None,
-            bridges: None,
+            detours: None,
             own: None,
             closest: None,
         }
@@ -137,18 +154,19 @@ impl<'a, E: Expander> Worker<'a, E> {
         self
     }
 
-    /// This worker runs `bridges` (see [`crate::bridge`]) when [`Worker::bridge`] is called.
-    pub fn with_bridges(mut self, bridges: Bridges<'a>) -> Self {
-        self.bridges = Some(bridges);
+    /// This worker runs `detours` (the bridges, see [`crate::bridge`]) when [`Worker::bridge`]
+    /// is called.
+    pub fn with_bridges(mut self, detours: impl Detours<E> + 'a) -> Self {
+        self.detours = Some(Box::new(detours));
         self
     }
 
     /// Runs a bridge if this worker has bridges and they are due; returns what it found.
     /// Call it between steps: it checks `stop` as often as the steps do.
     pub fn bridge(&mut self, table: &VisitedTable, stop: &Stop<'_>) -> Option<Found> {
-        let mut bridges = self.bridges.take()?;
-        let found = bridges.maybe_run(self, table, stop);
-        self.bridges = Some(bridges);
+        let mut detours = self.detours.take()?;
+        let found = detours.maybe_run(self, table, stop);
+        self.detours = Some(detours);
         found
     }
 
@@ -418,9 +436,10 @@ impl<'a, E: Expander> Worker<'a, E> {
     /// The final counters, with the pruning counts of this worker's scratch.
     pub fn finish(mut self) -> SideStats {
         self.stats.pruned = self.exp.prune_counts(&self.scratch);
-        if let Some(b) = &self.bridges {
-            self.stats.bridges += b.runs;
-            self.stats.bridge_expanded += b.expanded;
+        if let Some(d) = &self.detours {
+            let (runs, expanded) = d.effort();
+            self.stats.bridges += runs;
+            self.stats.bridge_expanded += expanded;
         }
         self.stats
     }

@@ -3,8 +3,8 @@
 
 mod common;
 
-use bisolve_board::bound::BoundKind;
 use bisolve_board::Level;
+use bisolve_deadlock::bound::BoundKind;
 use bisolve_engine::{Config, Outcome, PullConfig, PushConfig};
 use common::{config, expect_solved, run, run_named, time_limit};
 

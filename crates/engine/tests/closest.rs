@@ -9,7 +9,8 @@ mod common;
 use std::sync::atomic::AtomicBool;
 
 use bisolve_board::moves::{parse_lurd, replay, ReplayError};
-use bisolve_engine::portfolio::{default_members, DIVES, FORWARD_WEIGHT};
+use bisolve_engine::portfolio::{default_members, DIVES};
+use bisolve_engine::strategy::FORWARD_WEIGHT;
 use bisolve_engine::{solve_portfolio, Limits, Outcome, Portfolio, TableMode};
 
 use common::{config, engine_level, run, run_named, time_limit};

@@ -6,10 +6,9 @@ mod common;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use bisolve_board::bound::BoundKind;
-use bisolve_engine::portfolio::{
-    catalogue, default_members, members, DEFAULT_MEMBERS, DIVES, FORWARD_WEIGHT,
-};
+use bisolve_deadlock::bound::BoundKind;
+use bisolve_engine::portfolio::{catalogue, default_members, members, DEFAULT_MEMBERS, DIVES};
+use bisolve_engine::strategy::FORWARD_WEIGHT;
 use bisolve_engine::{
     solve_portfolio, Cutoff, Dives, Limits, Member, Outcome, Portfolio, Report, Restart, TableMode,
 };

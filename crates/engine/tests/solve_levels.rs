@@ -410,7 +410,7 @@ fn every_goal_or_every_box_walled_off_is_unsolvable() {
 #[test]
 fn one_thread_of_a_bidirectional_search_shares_its_turns_by_the_forward_weight() {
     let level = common::engine_level("endless.xsb", 1);
-    for weight in [bisolve_engine::portfolio::FORWARD_WEIGHT, 1] {
+    for weight in [bisolve_engine::strategy::FORWARD_WEIGHT, 1] {
         let mut config = common::config("bidirectional", 1);
         config.strategy.bridges = false;
         config.forward_weight = weight;

@@ -6,16 +6,16 @@ mod common;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use bisolve_board::bound::BoundKind;
-use bisolve_board::freeze::FreezeCheck;
-use bisolve_board::goal_areas::{AreaCheck, GoalAreas};
-use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_to_steps, replay, Push, ReplayError};
-use bisolve_board::pairs::PairMode;
-use bisolve_board::rooms::{GoalRoom, GoalRooms};
-use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{Child, Expander, NodeRef, PackedMove};
 use bisolve_board::{BoxMap, Cell, Level, Reach, State};
+use bisolve_deadlock::bound::BoundKind;
+use bisolve_deadlock::freeze::FreezeCheck;
+use bisolve_deadlock::goal_areas::{AreaCheck, GoalAreas};
+use bisolve_deadlock::jams::JamCheck;
+use bisolve_deadlock::pairs::PairMode;
+use bisolve_deadlock::rooms::{GoalRoom, GoalRooms};
+use bisolve_deadlock::sealed::{SealedCheck, SealedTargets};
 use bisolve_pull::confine::ConfineCheck;
 use bisolve_pull::start_freeze::StartFreeze;
 use bisolve_pull::{Backward, PullConfig};

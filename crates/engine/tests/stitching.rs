@@ -77,7 +77,7 @@ fn straight_corridor_halves_follow_the_turns() {
     // still take turns and cover the 30 pushes in the shares the forward weight gives them
     // (equal turns: about half each; the default weight 3: a quarter forward), rather than
     // one side walking the whole corridor into the other's root.
-    for (weight, forward) in [(1, 10..=20), (bisolve_engine::portfolio::FORWARD_WEIGHT, 5..=11)] {
+    for (weight, forward) in [(1, 10..=20), (bisolve_engine::strategy::FORWARD_WEIGHT, 5..=11)] {
         let mut cfg = common::config("bidirectional", 1);
         cfg.strategy.bridges = false;
         cfg.forward_weight = weight;

@@ -6,7 +6,7 @@
 //! towards the player: the boxes that can move while the player stays in `R` are the ones
 //! next to it (its fence), each pulled into `R`, and the player leaves `R` only through a
 //! square one of them has freed. A small search of pulls on the fence boxes alone (the other
-//! boxes removed, [`bisolve_board::subset`]) that never gives the player a fence square
+//! boxes removed, [`bisolve_deadlock::subset`]) that never gives the player a fence square
 //! proves the state can never be pulled into the start.
 //!
 //! This is how the backward search gets stuck near the start: a box pulled up a dead-end
@@ -15,9 +15,9 @@
 //!
 //! Verdicts are cached per thread under the fence boxes and the region (its smallest square).
 
-use bisolve_board::pairs::PairMode;
-use bisolve_board::subset::{Outcome, SubsetSearch, VerdictCache};
 use bisolve_board::{Board, Cell, Reach, NO_CELL};
+use bisolve_deadlock::pairs::PairMode;
+use bisolve_deadlock::subset::{Outcome, SubsetSearch, VerdictCache};
 
 /// The most states one confinement search may see before it gives up (no verdict).
 pub const BUDGET: usize = 1_000;

@@ -10,7 +10,7 @@
 //!   has a box frozen off them, so the start can never be pushed into the state;
 //! - confined players ([`confine`]): the player's region misses the start player's square and
 //!   no pulls of the boxes around it ever let the player out;
-//! - jams ([`bisolve_board::jams`]): boxes pulled into a knot that, alone on the board, none
+//! - jams ([`bisolve_deadlock::jams`]): boxes pulled into a knot that, alone on the board, none
 //!   of them can ever be pulled away from, while not all stand on start squares.
 //!
 //! Freeze tests do not carry over to the state itself: a box pulled against a wall can still
@@ -20,18 +20,18 @@
 pub mod confine;
 pub mod start_freeze;
 
-use bisolve_board::bound::{BoundKind, LowerBound};
-use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::Push;
-use bisolve_board::packing::PackingOrder;
-use bisolve_board::pairs::{PairMode, PairTable};
-use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
 use bisolve_board::{
     Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, RunReach, SquareDirs, State, NO_CELL,
 };
+use bisolve_deadlock::bound::{BoundKind, LowerBound};
+use bisolve_deadlock::jams::JamCheck;
+use bisolve_deadlock::packing::PackingOrder;
+use bisolve_deadlock::pairs::{PairMode, PairTable};
+use bisolve_deadlock::sealed::{SealedCheck, SealedTargets};
 
 use std::sync::Arc;
 
@@ -60,13 +60,13 @@ pub struct PullConfig {
     /// Sealed start squares: when a pull leaves an empty start square that no box can be
     /// pulled onto now, a small search on the boxes near it checks that they can still let
     /// one in, and prunes the state when they cannot; verdicts are cached per thread (see
-    /// [`bisolve_board::sealed`]). Default off: measured neutral to slightly worse against the
+    /// [`bisolve_deadlock::sealed`]). Default off: measured neutral to slightly worse against the
     /// clock (`--pull-sealed-starts`), though it cuts states at a fixed budget.
     pub sealed_starts: bool,
     /// Jams, the mirror of `PushConfig::jams`: when a pull leaves three or more boxes knotted
     /// together, a small search on them alone checks that one can still be pulled away from
     /// the squares around them, or all onto start squares there (see
-    /// [`bisolve_board::jams`]). Default off (`--pull-jams`): like the confinement test, it
+    /// [`bisolve_deadlock::jams`]). Default off (`--pull-jams`): like the confinement test, it
     /// cuts dead ends that lead the backward search close to the start, where the bridges
     /// aim from; see `benches/results/2026-11-27-jams.txt`.
     pub jams: bool,
@@ -76,7 +76,7 @@ pub struct PullConfig {
     /// it cuts lead the backward search close to the start, where the bridges aim from.
     pub confinement: bool,
     /// With `features`: count start squares packed in their packing order (see
-    /// [`bisolve_board::packing`]) instead of boxes on start squares in the feature cell.
+    /// [`bisolve_deadlock::packing`]) instead of boxes on start squares in the feature cell.
     /// Default off (`--packing`).
     pub packing: bool,
     /// Box moves, the mirror of `PushConfig::box_moves`: an expansion pulls a box to every

@@ -12,8 +12,8 @@
 //! out of reach, and so is everything the backward search would pull from it. Sampled
 //! backward states of that level were all of this kind.
 
-use bisolve_board::freeze::{FreezeCheck, Verdict};
 use bisolve_board::{Board, BoxMap, Cell, Dir, PushReach, State, NO_CELL};
+use bisolve_deadlock::freeze::{FreezeCheck, Verdict};
 
 /// The start position and where lone boxes can be pushed, for the test.
 #[derive(Debug)]

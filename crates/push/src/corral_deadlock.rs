@@ -16,12 +16,12 @@
 //!
 //! Boxes frozen on goals (they never move again) among and near the fence are *fixed*: they
 //! stand on the board as walls in the search and are not pushed, and the verdict is keyed by
-//! them too (see [`bisolve_board::subset`]).
+//! them too (see [`bisolve_deadlock::subset`]).
 
 use bisolve_board::{Board, Cell};
 
-use bisolve_board::pairs::PairMode;
-use bisolve_board::subset::{fixed_key, fixed_near, Outcome, SubsetSearch, VerdictCache};
+use bisolve_deadlock::pairs::PairMode;
+use bisolve_deadlock::subset::{fixed_key, fixed_near, Outcome, SubsetSearch, VerdictCache};
 
 /// The most states one corral search visits before it gives up without a verdict.
 pub const MAX_STATES: usize = 2000;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bisolve_board::{Board, BoxMap, Cell, DistanceTable};
 
-use bisolve_board::freeze::{FreezeCheck, Verdict};
+use bisolve_deadlock::freeze::{FreezeCheck, Verdict};
 
 /// The most tables one thread keeps at once; a new frozen set past it starts the cache afresh
 /// (see [`FrozenTables::get`]).

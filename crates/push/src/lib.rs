@@ -3,9 +3,9 @@
 //!
 //! Pruning, each technique switchable in [`PushConfig`]:
 //! - dead squares: a box pushed where no goal can be reached from;
-//! - freeze deadlocks ([`bisolve_board::freeze`]): boxes frozen on both axes with one off its
+//! - freeze deadlocks ([`bisolve_deadlock::freeze`]): boxes frozen on both axes with one off its
 //!   goal;
-//! - closed diagonal deadlocks ([`bisolve_board::diagonal`]): empty squares shut in along a
+//! - closed diagonal deadlocks ([`bisolve_deadlock::diagonal`]): empty squares shut in along a
 //!   diagonal by boxes and walls that can never all be finished;
 //! - the lower bound: no perfect matching of boxes to goals means a deadlock;
 //! - boxes frozen on goals are walls for the others ([`frozen`]): goals they cut off make the
@@ -14,14 +14,14 @@
 //!   first;
 //! - PI-corrals ([`corral`]): only pushes into a PI-corral, and corrals nobody can enter are
 //!   dead.
-//! - corral deadlocks ([`corral_deadlock`]), sealed goals ([`bisolve_board::sealed`]) and jams
-//!   ([`bisolve_board::jams`]): small searches on a few boxes alone
-//!   ([`bisolve_board::subset`]) prove that a corral can never open, that an empty goal can
+//! - corral deadlocks ([`corral_deadlock`]), sealed goals ([`bisolve_deadlock::sealed`]) and jams
+//!   ([`bisolve_deadlock::jams`]): small searches on a few boxes alone
+//!   ([`bisolve_deadlock::subset`]) prove that a corral can never open, that an empty goal can
 //!   never be entered again, or that boxes knotted together can never get away or home;
 //!   sealed-goal and jam verdicts are remembered as patterns. The boxes frozen on goals near
 //!   the searched ones stand in these searches as walls (frozen walls; they would otherwise
 //!   be left out or pushed about).
-//! - goal areas ([`bisolve_board::goal_areas`]): after a push onto a goal, a search of the
+//! - goal areas ([`bisolve_deadlock::goal_areas`]): after a push onto a goal, a search of the
 //!   squares round that goal's cluster alone, boxes leaving and coming in across their
 //!   border, proves that the cluster's goals can never all be filled; verdicts remembered per
 //!   area content (off by default).
@@ -30,7 +30,7 @@
 //! solution reordered, so push-optimal A* stays push-optimal); the others only cut dead
 //! states.
 //!
-//! Goal macros ([`bisolve_board::rooms`]): a box that arrives on the entrance of a goal room
+//! Goal macros ([`bisolve_deadlock::rooms`]): a box that arrives on the entrance of a goal room
 //! is taken on to the room's next goal in its packing order in one move; with the goal cut, a
 //! state where such a macro exists gets only its macros. The cut may lose solutions (a room
 //! that needs another order), so a forward search with it says it is not
@@ -44,22 +44,22 @@ pub mod frozen;
 pub mod shut_in;
 pub mod tunnel;
 
-use bisolve_board::bound::{BoundKind, LowerBound};
-use bisolve_board::diagonal;
-use bisolve_board::goal_areas::{AreaCheck, GoalAreas};
-use bisolve_board::jams::JamCheck;
 use bisolve_board::moves::{pushes_along, Push};
-use bisolve_board::packing::PackingOrder;
-use bisolve_board::pairs::{PairMode, PairTable};
-use bisolve_board::rooms::{GoalRoom, GoalRooms, PlanKeys, MAX_PLAN_ROOMS};
-use bisolve_board::sealed::{SealedCheck, SealedTargets};
 use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
-use bisolve_board::triples::TripleTable;
 use bisolve_board::{
     Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, RunReach, SquareDirs, State, NO_CELL,
 };
+use bisolve_deadlock::bound::{BoundKind, LowerBound};
+use bisolve_deadlock::diagonal;
+use bisolve_deadlock::goal_areas::{AreaCheck, GoalAreas};
+use bisolve_deadlock::jams::JamCheck;
+use bisolve_deadlock::packing::PackingOrder;
+use bisolve_deadlock::pairs::{PairMode, PairTable};
+use bisolve_deadlock::rooms::{GoalRoom, GoalRooms, PlanKeys, MAX_PLAN_ROOMS};
+use bisolve_deadlock::sealed::{SealedCheck, SealedTargets};
+use bisolve_deadlock::triples::TripleTable;
 
 use std::sync::Arc;
 
@@ -70,7 +70,7 @@ use crate::corral_deadlock::CorralDeadlocks;
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
 use crate::shut_in::ShutInCheck;
 use crate::tunnel::{forced_box, Forced};
-use bisolve_board::freeze::{FreezeCheck, Verdict};
+use bisolve_deadlock::freeze::{FreezeCheck, Verdict};
 
 /// Every direction, as the bits of `Forward::move_box`'s `dirs`.
 const ALL_DIRS: u8 = 0b1111;
@@ -87,7 +87,7 @@ pub struct PushConfig {
     /// Prune freeze deadlocks. Default on.
     pub freeze: bool,
     /// Prune closed diagonal deadlocks: a diagonal of empty squares shut in by boxes and
-    /// walls, which no push can finish (see [`bisolve_board::diagonal`]). Default on.
+    /// walls, which no push can finish (see [`bisolve_deadlock::diagonal`]). Default on.
     pub diagonals: bool,
     /// The lower bound that orders the search and detects matching deadlocks. Default
     /// [`BoundKind::Matching`].
@@ -115,11 +115,11 @@ pub struct PushConfig {
     pub shut_in: bool,
     /// Pair deadlocks: a table, built before the search by pulling pairs of boxes back from
     /// the goals, of the two-box positions that can never be finished; a push that makes one
-    /// with any other box is pruned (see [`bisolve_board::pairs`]). Boards of up to
-    /// [`bisolve_board::pairs::MAX_CELLS`] cells. Default on.
+    /// with any other box is pruned (see [`bisolve_deadlock::pairs`]). Boards of up to
+    /// [`bisolve_deadlock::pairs::MAX_CELLS`] cells. Default on.
     pub pair_deadlocks: bool,
-    /// Triple deadlocks: the three-box table of [`bisolve_board::triples`] (boards of up to
-    /// [`bisolve_board::triples::MAX_LIVE_CELLS`] live squares), checked between the pushed
+    /// Triple deadlocks: the three-box table of [`bisolve_deadlock::triples`] (boards of up to
+    /// [`bisolve_deadlock::triples::MAX_LIVE_CELLS`] live squares), checked between the pushed
     /// box and every two other boxes within four steps of it. Default off: on XSokoban 1-45
     /// and Sasquatch at a fixed budget it left the levels solved and the states to them as
     /// they were (the other tests already catch nearly every dead triple), and building the
@@ -127,35 +127,35 @@ pub struct PushConfig {
     pub triple_deadlocks: bool,
     /// Sealed goals: when a push leaves an empty goal that no box can enter now, a small
     /// search on the boxes near it checks that they can still let one in, and prunes the
-    /// state when they cannot; verdicts are cached per thread (see [`bisolve_board::sealed`]).
+    /// state when they cannot; verdicts are cached per thread (see [`bisolve_deadlock::sealed`]).
     /// Default on.
     pub sealed_goals: bool,
     /// Jams: when a push leaves three or more boxes knotted together (joined through
     /// neighbouring squares, diagonals included), a small search on those boxes alone checks
     /// that one of them can still get away from the squares around them, or all of them
     /// onto goals there, and prunes the state when none can; verdicts are cached per thread
-    /// (see [`bisolve_board::jams`]). Default on (`--no-jams`).
+    /// (see [`bisolve_deadlock::jams`]). Default on (`--no-jams`).
     pub jams: bool,
     /// Frozen walls: in the small searches of the corral deadlocks, sealed goals and jams,
     /// the boxes frozen on goals near the searched ones stand as walls (they never move
     /// again), where without it they are left out or pushed like the others (see
-    /// [`bisolve_board::subset`]). Default on (`--no-frozen-walls`).
+    /// [`bisolve_deadlock::subset`]). Default on (`--no-frozen-walls`).
     pub frozen_walls: bool,
     /// Goal areas: when a push puts a box onto a goal of an area (the squares within one to
     /// three steps of a cluster of goals), a search of the area alone, boxes leaving it and
     /// coming in across its border, checks that its goals can still all be filled, and
     /// prunes the state when they cannot; verdicts are cached per thread (see
-    /// [`bisolve_board::goal_areas`]). Default off (`--goal-areas`): measured neutral (XSokoban
+    /// [`bisolve_deadlock::goal_areas`]). Default off (`--goal-areas`): measured neutral (XSokoban
     /// 1-45 and Sasquatch at 2M states a level, one thread, bidirectional: the same 57 levels,
     /// 0.07% fewer states, 3% more time; at 60 s on 2 threads the same 37 + 39 levels).
     pub goal_areas: bool,
     /// Goal macros: a box pushed onto the entrance of a goal room is taken on to the next
-    /// goal of the room's packing order in one move (see [`bisolve_board::rooms`]). Adds
+    /// goal of the room's packing order in one move (see [`bisolve_deadlock::rooms`]). Adds
     /// moves, removes none. Default on.
     pub goal_macros: bool,
     /// Goal rooms with several entrances (corridor squares) get macros too; their paths are
     /// checked push by push with the boxes of the state, since the player may walk round
-    /// outside the room (see [`bisolve_board::rooms`]). Needs `goal_macros` or
+    /// outside the room (see [`bisolve_deadlock::rooms`]). Needs `goal_macros` or
     /// `packing_macros`. Default off: measured neutral (`--room-entrances`; XSokoban 1-45
     /// and Sasquatch at 2M states a level, one thread: the same 21 + 34 levels, 0.5% more
     /// states; 5 XSokoban and 3 Sasquatch levels the default leaves unsolved get such rooms,
@@ -179,7 +179,7 @@ pub struct PushConfig {
     /// Parking plans: a goal room with one entrance that no packing order fills one box at a
     /// time (a box must wait inside, off its goal, while others pass) gets a parking plan,
     /// found by a search backwards from the full room (see
-    /// [`bisolve_board::rooms::PlanRoom`]); the search then changes what the room holds only
+    /// [`bisolve_deadlock::rooms::PlanRoom`]); the search then changes what the room holds only
     /// by the plan's steps. Needs `room_discipline`. Default on (`--no-room-plans`): at 2M
     /// states a level, one thread, XSokoban 1-45 and Sasquatch solve the same 57 levels,
     /// with 0.99 times the states (Sasquatch 27, the only solved level with a plan, 0.66);
@@ -193,12 +193,12 @@ pub struct PushConfig {
     /// off.
     pub features: bool,
     /// With `features`: count goals packed in their packing order (see
-    /// [`bisolve_board::packing`]) instead of boxes on goals in the feature cell, so a box
+    /// [`bisolve_deadlock::packing`]) instead of boxes on goals in the feature cell, so a box
     /// on a goal out of turn counts for nothing. Default off: measured neutral to slightly
     /// worse (`--packing`; see `Weighting::Features`).
     pub packing: bool,
     /// Packing macros: a box pushed onto the square a goal's way in starts from (see
-    /// [`bisolve_board::packing`]), while that goal is next to fill and its way is free, is
+    /// [`bisolve_deadlock::packing`]), while that goal is next to fill and its way is free, is
     /// taken on to the goal in one move. Goals of goal rooms keep their room macros. Adds
     /// moves, removes none. Default off: measured neutral to slightly worse
     /// (`--packing-macros`; see `Weighting::Features`).
@@ -1345,7 +1345,7 @@ mod tests {
     #[test]
     fn the_push_that_closes_a_diagonal_is_pruned_only_with_the_switch_on() {
         // Pushing the lowest box up closes a diagonal of six boxes off their goals between
-        // two walls (see bisolve_board::diagonal).
+        // two walls (see bisolve_deadlock::diagonal).
         let level = Level::parse(
             "##########\n#        #\n# #$     #\n# $ $    #\n#  $ $   #\n#    #   #\n\
              #   $    #\n#   @    #\n#  ...   #\n#  ...   #\n##########",

@@ -9,7 +9,7 @@
 //! inside (stand behind it with the square ahead free and not dead) proves the state dead: a
 //! solution, with the pushes of the removed boxes left out, would be such a sequence up to
 //! its first push of a box inside (removing boxes never makes a push or a walk illegal, and a
-//! freeze with fewer boxes is a freeze with more). See [`bisolve_board::subset`].
+//! freeze with fewer boxes is a freeze with more). See [`bisolve_deadlock::subset`].
 //!
 //! This is the forward mirror of the backward search's confined players, and it catches what
 //! the corral deadlocks cannot: their search removes the boxes inside a corral, so a fence box
@@ -21,10 +21,10 @@
 //! (on XSokoban 28, 323,715 of 332,311 searches ended within 10 states): that is checked
 //! first, without the search, by a flood of the zone's squares after each such push.
 
-use bisolve_board::freeze::FreezeCheck;
-use bisolve_board::pairs::PairMode;
-use bisolve_board::subset::{fixed_key, Outcome, SubsetSearch, VerdictCache};
 use bisolve_board::{Board, BoxMap, Cell, Dir, Reach, NO_CELL};
+use bisolve_deadlock::freeze::FreezeCheck;
+use bisolve_deadlock::pairs::PairMode;
+use bisolve_deadlock::subset::{fixed_key, Outcome, SubsetSearch, VerdictCache};
 
 /// The most states one search may see before it gives up (no verdict).
 pub const MAX_STATES: usize = 2000;

@@ -1,0 +1,27 @@
+//! Deadlock analyses for bisolve, and the small searches behind them.
+//!
+//! Everything here answers one question about a position of a [`bisolve_board::Board`]: can
+//! it still be finished, and how many moves does it need at least? Each analysis serves both
+//! directions where it makes sense (goals pushing, start squares pulling); the forward
+//! (`bisolve-push`) and backward (`bisolve-pull`) crates choose which to run after each move.
+//!
+//! - [`bound`]: lower bounds, nearest target or min-cost matching, updated per move.
+//! - [`freeze`]: boxes frozen on both axes; [`diagonal`]: closed diagonal deadlocks.
+//! - [`pairs`], [`triples`]: retrograde tables of pairs and triples that can never finish.
+//! - [`subset`]: small exhaustive searches on a few boxes alone, with their verdict caches;
+//!   [`jams`], [`sealed`] and [`goal_areas`] are tests built on them.
+//! - [`rooms`], [`packing`]: goal rooms and the orders they fill in, for macros and features.
+//!
+//! This crate knows nothing of threads or of the search loop.
+
+pub mod bound;
+pub mod diagonal;
+pub mod freeze;
+pub mod goal_areas;
+pub mod jams;
+pub mod packing;
+pub mod pairs;
+pub mod rooms;
+pub mod sealed;
+pub mod subset;
+pub mod triples;
