@@ -54,10 +54,10 @@
 use std::collections::{HashSet, VecDeque};
 
 use bisolve_board::moves::{pushes_along, Push};
-use bisolve_board::Dir;
-use bisolve_board::State;
-use bisolve_board::{Board, Cell, NO_CELL};
-use bisolve_board::{BoxMap, Reach};
+use bisolve_board::{Board, BoxMap, Cell, Dir, Reach, State, NO_CELL};
+
+mod plan;
+pub use plan::{PlanKeys, PlanRoom, MAX_PLAN_ROOMS, MAX_PLAN_STATES, PLAN_WEIGHT};
 
 /// Boards with more floor cells get no rooms (finding entrances takes quadratic time).
 pub const MAX_BOARD_CELLS: usize = 3000;
@@ -257,26 +257,26 @@ impl GoalRooms {
             self.plan_key = vec![0; n];
         }
         let id = self.plans.len();
-        for &c in &plan.cells {
+        for &c in plan.cells() {
             self.plan_of[c as usize] = id as u8 + 1;
             let mut seed = (u64::from(c) + 1) ^ ((id as u64 + 1) << 32);
             self.plan_key[c as usize] = bisolve_board::splitmix64(&mut seed) | 1;
         }
         // The contents key before each push (and after the last).
         let mut keys = vec![0u64];
-        for p in &plan.pushes {
+        for p in plan.pushes() {
             let to = board.neighbour(p.from, p.dir);
             let last = keys[keys.len() - 1];
             keys.push(last ^ self.plan_key[p.from as usize] ^ self.plan_key[to as usize]);
         }
         let mut steps = HashSet::new();
-        for t in 0..plan.pushes.len() {
+        for t in 0..plan.pushes().len() {
             // Every run of pushes of the box that push `t` moves.
             let mut u = t;
             loop {
                 steps.insert((keys[t], keys[u + 1]));
-                let at = board.neighbour(plan.pushes[u].from, plan.pushes[u].dir);
-                if u + 1 == plan.pushes.len() || plan.pushes[u + 1].from != at {
+                let at = board.neighbour(plan.pushes()[u].from, plan.pushes()[u].dir);
+                if u + 1 == plan.pushes().len() || plan.pushes()[u + 1].from != at {
                     break;
                 }
                 u += 1;
@@ -610,195 +610,6 @@ impl Order<'_> {
     }
 }
 
-/// A goal room with one entrance filled by a parking plan: pushes that take it from empty
-/// to full, boxes arriving on the entrance one at a time, where a box may wait on a square
-/// that is not its goal (or on another goal) while later boxes pass. Found by weighted A*
-/// backwards from the full room ([`PLAN_WEIGHT`], at most [`MAX_PLAN_STATES`] positions)
-/// when no packing order fills the room one box at a time. The search keeps to it through
-/// [`GoalRooms::plan_allows`]: every push that changes what the room holds must be a step of
-/// the plan.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlanRoom {
-    entrance: Entrance,
-    cells: Vec<Cell>,
-    pushes: Vec<Push>,
-}
-
-/// The most positions of a room the parking plan's search looks at.
-pub const MAX_PLAN_STATES: usize = 200_000;
-
-/// The weight of the distance to the way out in the parking plan's search (weighted A*:
-/// pulls so far plus this times the lone-box pushes of the boxes from the entrance). Greedy
-/// (distance only) found a 208-push plan for Sasquatch 38's left room, weight 3 one of 160.
-pub const PLAN_WEIGHT: u32 = 3;
-
-/// The most rooms with a parking plan a level gets (their contents are keyed per room).
-pub const MAX_PLAN_ROOMS: usize = 4;
-
-/// The keys of what each room with a parking plan holds, for [`GoalRooms::plan_allows`].
-pub type PlanKeys = [u64; MAX_PLAN_ROOMS];
-
-impl PlanRoom {
-    /// The entrance.
-    pub fn entrance(&self) -> Entrance {
-        self.entrance
-    }
-
-    /// The squares of the room (without the entrance), ascending.
-    pub fn cells(&self) -> &[Cell] {
-        &self.cells
-    }
-
-    /// The plan's pushes, from the empty room to the full one. Each box comes in by a push
-    /// from the entrance (the box on it, the player on the square outside it); between those,
-    /// the pushes of boxes inside the room, the player walking in the room only.
-    pub fn pushes(&self) -> &[Push] {
-        &self.pushes
-    }
-
-    /// A parking plan for a room with one entrance, or `None` when the search finds none
-    /// within [`MAX_PLAN_STATES`] positions.
-    ///
-    /// The search pulls boxes out of the full room, the player starting where it can walk
-    /// out (or anywhere, for a room that holds every goal): a box pulled from the square
-    /// inside the entrance onto it, the player stepping out, has left. Positions are keyed
-    /// by boxes and the player's region in the room; a box is never pulled onto a square
-    /// that a lone box pushed in from the entrance cannot reach. The order is weighted A*
-    /// ([`PLAN_WEIGHT`]) on the pulls so far and the lone-box pushes from the entrance to
-    /// each box, plus one per box; an empty room ends it, and the pulls read backwards are the
-    /// plan's pushes.
-    fn find(board: &Board, room: &Candidate) -> Option<PlanRoom> {
-        let [entrance] = room.entrances[..] else { return None };
-        let n = board.n_cells();
-        let (e, o) = (entrance.cell, entrance.outside);
-        // The player's space: the room, the entrance and the square outside it, which stands
-        // for everything outside; a fill never leaves it.
-        let mut walls = BoxMap::new(n);
-        let mut in_room = vec![false; n];
-        for &c in &room.cells {
-            in_room[c as usize] = true;
-        }
-        for c in 0..n as Cell {
-            if !in_room[c as usize] && c != e && c != o {
-                walls.set(c, 0);
-            }
-        }
-        let depth = lone_box_depths(board, &entrance, &in_room, &walls);
-        let goals: Vec<Cell> = room.cells.iter().copied().filter(|&c| board.is_goal(c)).collect();
-        if goals.iter().any(|&g| depth[g as usize] == u32::MAX) {
-            return None;
-        }
-        let h = |boxes: &[Cell]| boxes.iter().map(|&b| depth[b as usize] + 1).sum::<u32>();
-        let mut reach = Reach::new(n);
-        let mut map = walls.clone();
-        // The positions: boxes (ascending), the player's square, the parent, the forward
-        // push that leads from this position to the parent, and the pulls so far.
-        let mut nodes: Vec<(Vec<Cell>, Cell, usize, Push, u32)> = Vec::new();
-        let key = |g: u32, h: u32| g + PLAN_WEIGHT * h;
-        let mut seen: HashSet<(Vec<Cell>, Cell)> = HashSet::new();
-        let mut open = std::collections::BinaryHeap::new();
-        let none = Push { from: NO_CELL, dir: Dir::Up };
-        map.set_all(&goals);
-        let mut starts = vec![e];
-        if room.all_goals {
-            starts.extend(room.cells.iter().copied().filter(|c| !board.is_goal(*c)));
-        }
-        for p in starts {
-            let min = reach.fill(board, &map, p);
-            if seen.insert((goals.clone(), min)) {
-                open.push((std::cmp::Reverse(key(0, h(&goals))), nodes.len()));
-                nodes.push((goals.clone(), p, usize::MAX, none, 0));
-            }
-        }
-        map.clear_all(&goals);
-        while let Some((_, at)) = open.pop() {
-            if nodes.len() > MAX_PLAN_STATES {
-                return None;
-            }
-            let (boxes, player) = (nodes[at].0.clone(), nodes[at].1);
-            if boxes.is_empty() {
-                let mut pushes = Vec::new();
-                let mut k = at;
-                while nodes[k].2 != usize::MAX {
-                    pushes.push(nodes[k].3);
-                    k = nodes[k].2;
-                }
-                return Some(PlanRoom { entrance, cells: room.cells.clone(), pushes });
-            }
-            map.set_all(&boxes);
-            reach.fill(board, &map, player);
-            let mut children = Vec::new();
-            for (i, &b) in boxes.iter().enumerate() {
-                for d in Dir::ALL {
-                    // The player on `p` beside the box steps on to `p2`; the box follows to `p`.
-                    let p = board.neighbour(b, d);
-                    if p == NO_CELL || !reach.contains(p) {
-                        continue;
-                    }
-                    let p2 = board.neighbour(p, d);
-                    if p2 == NO_CELL || map.is_box(p2) {
-                        continue;
-                    }
-                    let mut child = boxes.clone();
-                    if p == e {
-                        child.remove(i);
-                    } else if in_room[p as usize] && depth[p as usize] != u32::MAX {
-                        child[i] = p;
-                        child.sort_unstable();
-                    } else {
-                        continue;
-                    }
-                    children.push((child, p2, Push { from: p, dir: d.opposite() }));
-                }
-            }
-            map.clear_all(&boxes);
-            for (child, p2, push) in children {
-                map.set_all(&child);
-                let min = reach.fill(board, &map, p2);
-                map.clear_all(&child);
-                if seen.insert((child.clone(), min)) {
-                    let g = nodes[at].4 + 1;
-                    open.push((std::cmp::Reverse(key(g, h(&child))), nodes.len()));
-                    nodes.push((child, p2, at, push, g));
-                }
-            }
-        }
-        None
-    }
-}
-
-/// Per square of the room, the fewest pushes that take a lone box there from the entrance
-/// (the player starting outside it); `u32::MAX` where none do.
-fn lone_box_depths(board: &Board, entrance: &Entrance, in_room: &[bool], walls: &BoxMap) -> Vec<u32> {
-    let n = board.n_cells();
-    let mut depth = vec![u32::MAX; n];
-    let mut map = walls.clone();
-    let mut reach = Reach::new(n);
-    let mut seen = HashSet::new();
-    let mut queue = VecDeque::new();
-    queue.push_back((entrance.cell, entrance.outside, 0u32));
-    while let Some((b, p, k)) = queue.pop_front() {
-        map.set(b, 0);
-        let min = reach.fill(board, &map, p);
-        if !seen.insert((b, min)) {
-            map.clear(b);
-            continue;
-        }
-        if in_room[b as usize] {
-            depth[b as usize] = depth[b as usize].min(k);
-        }
-        for d in Dir::ALL {
-            let to = board.neighbour(b, d);
-            let behind = board.neighbour(b, d.opposite());
-            if to != NO_CELL && in_room[to as usize] && behind != NO_CELL && reach.contains(behind) {
-                queue.push_back((to, b, k + 1));
-            }
-        }
-        map.clear(b);
-    }
-    depth
-}
-
 /// Breadth-first search for pushes that take one box from an entrance (player outside) to a
 /// goal of the room, with some boxes fixed in the room. The player's region is the ordinary
 /// flood fill over the whole board with nothing outside the room: for a room with one
@@ -895,118 +706,4 @@ impl<'a> BoxPath<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use bisolve_board::moves::{pushes_to_steps, replay, ReplayError};
-    use bisolve_board::Level;
-
-    fn rooms(text: &str) -> (Level, GoalRooms) {
-        let level = Level::parse(text).expect("valid level");
-        let rooms = GoalRooms::new(level.board(), level.start(), true);
-        (level, rooms)
-    }
-
-    #[test]
-    fn a_dead_end_goal_room_is_filled_deepest_first() {
-        // Three goals in a row at the end of a corridor: the deepest goal first.
-        let (level, rooms) = rooms("###########\n#@ $$$ ...#\n###########\n");
-        let board = level.board();
-        assert_eq!(rooms.rooms().len(), 1, "{rooms:?}");
-        let room = &rooms.rooms()[0];
-        let xs: Vec<usize> = room.order().iter().map(|&g| board.xy(g).0).collect();
-        assert_eq!(xs, vec![9, 8, 7]);
-        assert_eq!(room.entrances()[0].dir, Dir::Right);
-        assert!(room.single_entrance());
-    }
-
-    #[test]
-    fn a_room_with_a_box_inside_is_not_a_goal_room() {
-        let (_, rooms) = rooms("##########\n#@ $ #$..#\n#    #   #\n##########\n");
-        assert!(rooms.is_empty());
-    }
-
-    #[test]
-    fn macro_pushes_replay_on_the_level() {
-        // A room entered from below through one square; a box already waits below it.
-        let text = "#######\n\
-                    #.  . #\n\
-                    #     #\n\
-                    ### ###\n\
-                    #@ $$ #\n\
-                    #     #\n\
-                    #######\n";
-        let (level, rooms) = rooms(text);
-        let board = level.board();
-        assert_eq!(rooms.rooms().len(), 1, "{rooms:?}");
-        let room = &rooms.rooms()[0];
-        let entrance = room.entrances()[0];
-        assert_eq!(room.order().len(), 2);
-        // Bring each box under the entrance by hand, then fill step j with the macro.
-        let start = level.start();
-        assert_eq!(room.next_step(|c| start.boxes.contains(&c)), Some(0));
-        for j in 0..2 {
-            let g = room.order()[j];
-            assert_eq!(rooms.step_of(g).map(|(_, s)| s), Some(j));
-            assert!(rooms.entered(entrance.cell, entrance.dir).is_some());
-        }
-        assert!(board.is_goal(room.order()[0]));
-        // The macro is a legal push sequence from the box waiting on `O`: first onto the
-        // entrance, then along the path.
-        assert_eq!(board.xy(entrance.outside), (3, 4));
-        assert_eq!(board.xy(entrance.cell), (3, 3));
-        let mut pushes = vec![Push { from: entrance.outside, dir: entrance.dir }];
-        room.path_pushes(board, 0, 0, &mut pushes);
-        let mut state = start.clone();
-        state.player = board.cell(3, 5).expect("floor");
-        let steps = pushes_to_steps(board, &state, &pushes).expect("walks exist");
-        // Every move is legal; the other box is still out, so the level is not solved yet.
-        match replay(board, &state, &steps) {
-            Err(ReplayError::Unsolved { pushes: p, off_goal: 1, .. }) => assert_eq!(p, pushes.len()),
-            other => panic!("the macro should replay legally and leave one box out: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_room_between_two_corridors_is_entered_from_both_ends() {
-        // Goals in a room with a corridor square on its left and one on its right (a box on
-        // each), and a way round outside.
-        let text = "#############\n\
-                    #           #\n\
-                    #  #######  #\n\
-                    #  #     #  #\n\
-                    # @$ ... $  #\n\
-                    #  #     #  #\n\
-                    #  #######  #\n\
-                    #     $     #\n\
-                    #############\n";
-        let (level, rooms) = rooms(text);
-        assert!(GoalRooms::new(level.board(), level.start(), false).is_empty(), "two ways in");
-        let board = level.board();
-        assert_eq!(rooms.rooms().len(), 1, "{rooms:?}");
-        let room = &rooms.rooms()[0];
-        assert!(!room.single_entrance());
-        let cells: Vec<(usize, usize)> = room.entrances().iter().map(|e| board.xy(e.cell)).collect();
-        assert_eq!(cells, vec![(3, 4), (9, 4)]);
-        assert_eq!(room.order().len(), 3);
-        // A push onto an entrance enters only in the entrance's direction.
-        let left = room.entrances()[0];
-        assert_eq!(left.dir, Dir::Right);
-        assert!(rooms.entered(left.cell, Dir::Right).is_some());
-        assert!(rooms.entered(left.cell, Dir::Left).is_none());
-        // The first goal can be filled from either side; both macros replay.
-        for e in 0..2 {
-            assert_eq!(room.entrance_for(0, room.entrances()[e].dir), Some(e));
-            let ent = room.entrances()[e];
-            let mut pushes = vec![Push { from: ent.outside, dir: ent.dir }];
-            room.path_pushes(board, 0, e, &mut pushes);
-            let behind = board.neighbour(ent.outside, ent.dir.opposite());
-            let state = State::new(vec![ent.outside], behind);
-            let steps = pushes_to_steps(board, &state, &pushes).expect("walks exist");
-            // One box alone on a goal: the replay calls that solved.
-            let stats = replay(board, &state, &steps).expect("the macro replays");
-            assert_eq!(stats.pushes, pushes.len());
-            let last = pushes.last().expect("pushes");
-            assert_eq!(board.neighbour(last.from, last.dir), room.order()[0]);
-        }
-    }
-}
+mod tests;

@@ -185,9 +185,9 @@ pub struct Strategy {
 /// level, it solves Microban I 155/155 in 0.7 s in all, where forward greedy solves 153.
 pub const DEFAULT_WEIGHTING: Weighting = Weighting::Features(DEFAULT_CYCLE);
 
-/// The default single strategy (the library's; the command line races a portfolio of two
-/// such searches by default) is `bidirectional` with the default ordering
-/// ([`DEFAULT_WEIGHTING`], feature cells). Measured at 10 s a level, 2 threads, on this project's 2-core machine
+/// The default single strategy (the library's; the command line races a portfolio of two such
+/// searches by default) is `bidirectional` with the default ordering ([`DEFAULT_WEIGHTING`],
+/// feature cells). Measured at 10 s a level, 2 threads, on this project's 2-core machine
 /// (2026-11-25), against `bidirectional-greedy` (the default before): XSokoban 1-45 26 vs 20
 /// solved, Sasquatch 36 vs 28 (every level greedy solved among them), Microban I 155 vs 155,
 /// Microban II 135 vs 134; the three Boxoban files 1000 each with both.
@@ -299,13 +299,13 @@ impl fmt::Display for Strategy {
     }
 }
 
-/// The default [`Portfolio::forward_weight`] and [`crate::Config::forward_weight`]: the
-/// forward search gets a quarter of the turns of a thread it shares with a backward search
-/// (the default on one thread, where `bi-fess`'s two searches take turns, as do those of a
-/// single bidirectional strategy; on two threads each has its own). The backward search finds
-/// almost every solution on the hard sets. One thread, `--jobs 2`, 10 s a level (2026-11-25,
-/// XSokoban 1-45 + Sasquatch): equal turns 21 + 35 = 56, a quarter 25 + 35 = 60 (XSokoban 11,
-/// 20, 29, 41 gained, none lost) in 0.92 of the time on the levels both solved.
+/// The default [`Portfolio::forward_weight`](crate::Portfolio::forward_weight) and
+/// [`crate::Config::forward_weight`]: the forward search gets a quarter of the turns of a thread it
+/// shares with a backward search (the default on one thread, where `bi-fess`'s two searches take
+/// turns, as do those of a single bidirectional strategy; on two threads each has its own). The
+/// backward search finds almost every solution on the hard sets. One thread, `--jobs 2`, 10 s a
+/// level (2026-11-25, XSokoban 1-45 + Sasquatch): equal turns 21 + 35 = 56, a quarter 25 + 35 = 60
+/// (XSokoban 11, 20, 29, 41 gained, none lost) in 0.92 of the time on the levels both solved.
 pub const FORWARD_WEIGHT: u64 = 3;
 
 #[cfg(test)]

@@ -1,0 +1,222 @@
+//! The members a portfolio can race: the catalogue `bisolve strategies` lists, and how
+//! many workers each search runs.
+
+use bisolve_board::search::Side;
+use bisolve_deadlock::bound::BoundKind;
+use bisolve_pull::PullConfig;
+use bisolve_push::PushConfig;
+
+use crate::strategy::{Directions, Strategy, Weighting};
+
+/// One configuration of a portfolio.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The name used by `--portfolio`.
+    pub name: &'static str,
+    /// What it is, for `bisolve strategies`.
+    pub about: &'static str,
+    /// Directions and ordering.
+    pub strategy: Strategy,
+    /// Forward switches.
+    pub push: PushConfig,
+    /// Backward switches.
+    pub pull: PullConfig,
+}
+
+/// How many searches a portfolio of these members runs: one per member's direction.
+pub fn search_count(members: &[Member]) -> usize {
+    members.iter().map(|m| directions_used(m.strategy.directions).len()).sum()
+}
+
+/// Workers per search (at least 1; more where the threads outnumber the searches): the workers
+/// of a search take turns on its thread, each diving on its own best-first order from the
+/// states the others hand it. Only the first starts from the roots; one that runs out of work
+/// gets the children the others rank below their parents (the way work is shared between
+/// threads, see [`crate::hda`]), and the shared table keeps them off each other's states. A
+/// search's share of its thread does not grow with its dives: a thread steps the search that has
+/// generated least, then that search's worker that has.
+///
+/// Extra dives are lottery tickets: more threads solve hard levels through their different
+/// dives, not their throughput (XSokoban 13 in 0.9 s on 16 threads, unsolved by 2 threads in
+/// 60 s). The gain is on the backward side: on 2 threads, 10 s a level, four forward dives
+/// solved none of the 33 levels one worker leaves unsolved, four backward dives 5 (2026-11-26,
+/// `benches/results/2026-11-26-backward-dives.txt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dives {
+    /// Workers per forward search (`--forward-dives`).
+    pub forward: usize,
+    /// Workers per backward search (`--dives`).
+    pub backward: usize,
+}
+
+impl Dives {
+    /// One worker per search (the default, [`DIVES`]).
+    pub const ONE: Dives = Dives { forward: 1, backward: 1 };
+
+    /// Workers for a search of this direction.
+    pub fn workers(&self, side: Side) -> usize {
+        match side {
+            Side::Forward => self.forward,
+            Side::Backward => self.backward,
+        }
+        .max(1)
+    }
+}
+
+/// The default [`Portfolio::dives`](super::Portfolio::dives): one worker per search (more where the
+/// threads outnumber the searches). Measured (2026-11-26,
+/// `benches/results/2026-11-26-backward-dives.txt`): four backward dives on 2 threads solved 10 of
+/// 13 hard levels at 60 s twice, one worker 7 and 8 (16-core machine, 8 levels at once); but at 10
+/// s a level they solved XSokoban 1-45 24 and Sasquatch 34 against one worker's 28 and 35, and
+/// Microban II 133/135 against 135/135; on one thread (`--jobs 2`) 22 + 34 against 26 + 35.
+/// Variants that kept the first dive's strength lost the gain: dives joining after a million states
+/// solved no hard level, and the first dive keeping its whole thread (the extra dives on the
+/// forward search's) 9 of the 13 at 60 s and 26 + 35 at 10 s. So the dives come with a
+/// [`Restart`](crate::Restart) after 10 s (the command line's default at 2 threads) instead of from
+/// the start.
+pub const DIVES: Dives = Dives::ONE;
+
+fn member(
+    name: &'static str,
+    about: &'static str,
+    directions: Directions,
+    weighting: Weighting,
+    bound: BoundKind,
+) -> Member {
+    Member {
+        name,
+        about,
+        strategy: Strategy { directions, weighting, ..Strategy::default() },
+        push: PushConfig { bound, ..PushConfig::default() },
+        pull: PullConfig { bound, ..PullConfig::default() },
+    }
+}
+
+/// Every configuration a portfolio can use.
+pub fn catalogue() -> Vec<Member> {
+    use crate::strategy::DEFAULT_CYCLE;
+    use BoundKind::{Matching, Nearest};
+    use Directions::{Backward, Both, Forward};
+    use Weighting::{AStar, Features, Greedy, Weighted};
+    vec![
+        member("bi-greedy", "bidirectional greedy on the matching bound", Both, Greedy, Matching),
+        member("fwd-greedy", "forward greedy on the matching bound", Forward, Greedy, Matching),
+        member("bwd-greedy", "backward greedy on the matching bound", Backward, Greedy, Matching),
+        member(
+            "bi-wastar",
+            "bidirectional weighted A* (g + 3h), matching bound",
+            Both,
+            Weighted(3),
+            Matching,
+        ),
+        member("fwd-wastar", "forward weighted A* (g + 3h), matching bound", Forward, Weighted(3), Matching),
+        member(
+            "bwd-wastar",
+            "backward weighted A* (g + 3h), matching bound",
+            Backward,
+            Weighted(3),
+            Matching,
+        ),
+        member("fwd-nearest", "forward greedy on the nearest-goal bound", Forward, Greedy, Nearest),
+        member("bi-nearest", "bidirectional greedy on the nearest-target bound", Both, Greedy, Nearest),
+        member("bi-astar", "bidirectional A* on the matching bound", Both, AStar, Matching),
+        member("fwd-astar", "forward A* on the matching bound", Forward, AStar, Matching),
+        member(
+            "bi-fess",
+            "bidirectional greedy with feature cells in turn",
+            Both,
+            Features(DEFAULT_CYCLE),
+            Matching,
+        ),
+        member(
+            "fwd-fess",
+            "forward greedy with feature cells in turn",
+            Forward,
+            Features(DEFAULT_CYCLE),
+            Matching,
+        ),
+        member(
+            "bwd-fess",
+            "backward greedy with feature cells in turn",
+            Backward,
+            Features(DEFAULT_CYCLE),
+            Matching,
+        ),
+        Member {
+            pull: PullConfig { confinement: true, ..PullConfig::default() },
+            ..member(
+                "bwd-fess-confined",
+                "backward feature cells, dropping states whose player can never get out",
+                Backward,
+                Features(DEFAULT_CYCLE),
+                Matching,
+            )
+        },
+        Member {
+            push: PushConfig { packing: true, packing_macros: true, ..PushConfig::default() },
+            pull: PullConfig { packing: true, ..PullConfig::default() },
+            ..member(
+                "bi-fess-packing",
+                "bidirectional feature cells counting packed targets, with packing macros",
+                Both,
+                Features(DEFAULT_CYCLE),
+                Matching,
+            )
+        },
+    ]
+}
+
+/// The members `--strategy portfolio` runs when none are named: `bi-fess` alone, one
+/// bidirectional feature-cell search with bridges, its forward and backward searches on threads
+/// of their own. No second member has measured better (2026-11-25, 2 threads, shared table,
+/// XSokoban 1-45 + Sasquatch, `benches/results/2026-11-25-confinement.txt`):
+///
+/// | members                    | 10 s          | time (10 s) | 60 s, levels unsolved at 10 s |
+/// |----------------------------|---------------|-------------|-------------------------------|
+/// | `bi-fess`                  | 27 + 35 = 62  | 1           | 5 of 33 (last stop's run)     |
+/// | `bi-fess,bwd-fess-confined`| 27 + 35 = 62  | 1.029       | the same 5 of 33              |
+/// | `bi-fess,bwd-greedy`       | 26 + 35 = 61  | 0.991       |                               |
+///
+/// The default of the stop before, `bi-fess,bwd-fess`, was meant to give the backward direction
+/// three quarters of the effort, since on the hard sets the backward search finds almost every
+/// solution (it meets the forward search within a few pushes of the start); but its `bwd-fess` ran
+/// dry at once in the shared table (see
+/// [`Worker::with_own_visited`](crate::worker::Worker::with_own_visited)), so it was `bi-fess`
+/// alone, and its measured gain over `bi-fess,bi-fess-packing` (24 + 37 = 61 at 10 s, in 1.75 times
+/// the time) came from dropping `bi-fess-packing`. Now that `bwd-fess` runs, it repeats `bi-fess`'s
+/// backward search state for state and is no mix to use. Bridges (the forward search's runs towards
+/// the backward search's closest state, see [`crate::bridge`]) gained XSokoban 24 and lost
+/// Sasquatch 31 at 10 s, in 0.85 of the time.
+pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess"];
+
+/// The members named in a comma-separated list.
+pub fn members(names: &str) -> Result<Vec<Member>, String> {
+    let all = catalogue();
+    let mut chosen = Vec::new();
+    for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let m = all.iter().find(|m| m.name == name).ok_or_else(|| {
+            let known: Vec<&str> = all.iter().map(|m| m.name).collect();
+            format!("unknown portfolio member {name:?}: use some of {}", known.join(", "))
+        })?;
+        if !chosen.iter().any(|c: &Member| c.name == name) {
+            chosen.push(m.clone());
+        }
+    }
+    if chosen.is_empty() {
+        return Err("a portfolio needs at least one member".into());
+    }
+    Ok(chosen)
+}
+
+/// The default members.
+pub fn default_members() -> Vec<Member> {
+    members(&DEFAULT_MEMBERS.join(",")).unwrap_or_default()
+}
+
+pub(super) fn directions_used(d: Directions) -> &'static [Side] {
+    match d {
+        Directions::Forward => &[Side::Forward],
+        Directions::Backward => &[Side::Backward],
+        Directions::Both => &[Side::Forward, Side::Backward],
+    }
+}

@@ -1,0 +1,220 @@
+//! Restarts: a portfolio run again from scratch after a while, with other settings, in the
+//! table of the runs before.
+
+use std::time::Duration;
+
+use bisolve_deadlock::bound::BoundKind;
+
+use super::members::Dives;
+
+/// A restart: when the run before it (the first search, or the previous restart's) has not finished
+/// after `after` of its own, the portfolio starts again from scratch (in the table of the runs
+/// before, see [`Portfolio::keep_table`](super::Portfolio::keep_table)), as `dives` workers per
+/// search; the last restart runs for the rest of the time. A level solved before a restart is due
+/// is solved exactly as without it.
+///
+/// It buys the extra dives' gain at long times without their losses at short ones (see
+/// [`DIVES`](crate::portfolio::DIVES)). On the 13 levels within reach (2026-11-26, 2 threads, 60 s,
+/// 2-core machine), one restart (one worker for 10 s, then four backward dives) solved 11, against
+/// 7 and 8 for one worker and 10 and 10 for the dives from the start (those two on a 16-core
+/// machine with 16 threads busy; `benches/results/2026-11-26-backward-dives.txt`).
+///
+/// Another set of dives is another lottery ticket. On the 26 levels of XSokoban 1-45 and
+/// Sasquatch the default left unsolved at 60 s (2026-11-26, 2 threads, 2-core machine), eight
+/// backward dives from scratch solved XSokoban 27 in 2.0 s and 35 in 5.1 s within 25 s, where
+/// four from scratch (the first restart's) solved none of the first 23 within 20 s. The
+/// levels the first restart solves at 60 s were all solved within 18 s of it (at most 28 s
+/// into the run), so the second restart then came 25 s after the first. At 60 s it
+/// solved XSokoban 27 (37.0 s) and 35 (44.6 s) of those 26
+/// (`benches/results/2026-11-26-second-restart.txt`).
+///
+/// The report of a restarted solve adds every run's counts and states (a run's states: those
+/// it added to the table and those of earlier runs it took over) and table bytes (a kept
+/// table's bytes are counted once, at their largest), so bytes per state stay a per-state
+/// figure, and keeps the largest peak of open-list bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Restart {
+    /// How long the run before this restart goes.
+    pub after: Duration,
+    /// Workers per search from this restart on.
+    pub dives: Dives,
+    /// Box moves (`PushConfig::box_moves` and `PullConfig::box_moves`) for every member in the
+    /// run this restart starts: `Some(on)` sets both sides, `None` keeps the members' own.
+    /// Another move model is another lottery ticket: the two solve different levels.
+    pub box_moves: Option<bool>,
+    /// For the members that order by feature cells
+    /// ([`Weighting::Features`](crate::Weighting::Features)), how often the run this restart starts
+    /// takes a cell in turn (`fessK`): `None` keeps the members' own. The forward search is
+    /// otherwise the same in every run, so a run on single moves after one on box moves would
+    /// search the first run's forward states again; another turn takes it down other subtrees.
+    pub cycle: Option<u32>,
+    /// The forward searches' feature cells in the run this restart starts: `Some(true)`
+    /// counts goals packed in their packing order (`PushConfig::packing`, the forward half of
+    /// `--packing`), `Some(false)` boxes on goals, `None` keeps the members' own. The
+    /// backward searches keep theirs: on XSokoban 36 the forward side's packing is what
+    /// solved it (2 of 2 runs, 0 of 2 with the backward side's alone).
+    pub packing: Option<bool>,
+    /// The backward searches' lower bound in the run this restart starts (`pull-nearest`,
+    /// `pull-matching`, `pull-zero`): `None` keeps the members' own. The bound orders the
+    /// backward dives, so another bound sends them elsewhere.
+    pub pull_bound: Option<BoundKind>,
+}
+
+/// The default first [`Restart::after`].
+pub const RESTART_AFTER: Duration = Duration::from_secs(10);
+
+/// The default restarts after the first search: how long the run before each goes, the
+/// backward workers per search from it on, its box moves ([`Restart::box_moves`]), its
+/// feature-cell turn ([`Restart::cycle`]), its forward feature cells ([`Restart::packing`])
+/// and its backward bound ([`Restart::pull_bound`]): the first four restarts' runs make box
+/// moves, with two backward dives for 6 s, then four with the forward cells counting packed
+/// goals for 6 s, then four with those cells and a cell in turn every 8th expansion (`fess8`)
+/// for 5 s, then four whose backward dives order by the nearest start square (`pull-nearest`)
+/// for 22 s; the fifth's run has the members' own moves again, with eight, for 5 s; the
+/// sixth's makes box moves with three, for the rest of the time limit.
+///
+/// Box moves with two dives and with four solve different levels. XSokoban 23: two dives
+/// (or one) from 10 s on solved it 4.2-5.6 s into their run in 14 of 15 runs (3 of 5 runs
+/// of the whole schedule), four in none of 3. Sasquatch 25 needs three or more (two: 0 of 3
+/// runs). XSokoban 30 needed 17-21 s of four, hence 24 s for that run (2026-11-28, 2 threads,
+/// 2-core machine; on one 1.5 times slower, XSokoban 23 needed 6.5-7.9 s of two and 30 27-32
+/// s of four; `benches/results/2026-11-28-restart-schedule.txt`). XSokoban 36, which no run
+/// had solved, falls 3-6 s into a run of four dives and box moves whose forward cells count
+/// packed goals (7 of 8 runs), but that run loses XSokoban 30 (0 of 2), hence a run of its
+/// own before the long one (`benches/results/2026-12-02-packing-run.txt`). XSokoban 39,
+/// which no run had solved, falls 2.5-4 s into a run of four dives whose forward cells take a
+/// cell in turn every 8th expansion (with packed-goal cells or without), ending on a backward
+/// state of an earlier run in the kept table (5 of 5 runs; 0 of 1 with empty tables; with
+/// `fess5` or `fess12` in the packing run, 0 of 1); in the packing run it loses XSokoban 36
+/// (0 of 2), in the long run XSokoban 30 (0 of 1), hence a 5 s run of its own
+/// (`benches/results/2026-12-02-kept-table.txt`).
+///
+/// Sasquatch 30, which no run had solved, falls 8.7-9.8 s into a run of four (or eight)
+/// dives and box moves whose backward bound is the nearest start square instead of the
+/// matching (every such run of 10 s or more after the first: 12 of 12; in the 2-dive run, in
+/// the packing runs or in the last run of eight single-move dives, 0 of 4). In that run
+/// XSokoban 25 falls 10-12 s in and XSokoban 30 about 16 s in, but Sasquatch 25 is not
+/// solved there (0 of 2, four dives or eight): it needs 7.5-10.4 s of four dives on the
+/// matching bound, hence the 10 s run before it. The 2-dive run gave up a second for it (the
+/// levels it solves fall up to 4.4 s into it), and the last run, where XSokoban 27 falls
+/// 2.4-3.9 s in, starts at 56 s (`benches/results/2026-12-02-nearest-run.txt`): XSokoban 30
+/// needed 16.3-18.4 s of the nearest-bound run in six runs on 2026-12-02 (one past 18 s; in
+/// a seventh, a full run with that run 18 s long, it was not solved), and with the eight at
+/// 56 s XSokoban 27 fell 2.6-3.1 s into them (4 of 4;
+/// `benches/results/2026-12-02-nineteen-seconds.txt`).
+///
+/// Three dives on the matching bound solve Sasquatch 25 in 4.2-5.0 s from an empty table
+/// (`--no-restart --dives 3 --box-moves --pull-box-moves`, 4 of 4 runs, 5.1-5.3M states;
+/// four dives need 10.0-13.0 s and 14.8-15.0M, two none within 20 s), and XSokoban 16
+/// 3.7-4.0 s into such a run; XSokoban 23 still needs two (three in the 2-dive run's place:
+/// 0 of 2). So the 10 s run of four on the matching bound became a run of three, and the
+/// nearest-bound run (in which XSokoban 30 needs 17-21 s, from an empty table as in the
+/// schedule, whatever the dives) comes before it and the eight, from 27 s to 49 s; the
+/// eight, in which XSokoban 27 needs 3.5 s from an empty table, run from 49 s to 54 s, and
+/// the three from 54 s to the end (`benches/results/2026-12-03-three-dives.txt`).
+pub const RESTARTS: [Restart; 6] = [
+    Restart::box_run(RESTART_AFTER, 2, None, None),
+    Restart::box_run(Duration::from_secs(6), 4, Some(true), None),
+    Restart::box_run(Duration::from_secs(6), 4, Some(true), Some(8)),
+    Restart {
+        pull_bound: Some(BoundKind::Nearest),
+        ..Restart::box_run(Duration::from_secs(5), 4, None, None)
+    },
+    Restart::new(Duration::from_secs(22), Dives { forward: 1, backward: 8 }),
+    Restart::box_run(Duration::from_secs(5), 3, None, None),
+];
+
+impl Restart {
+    /// The default restarts for a portfolio of `searches` searches on `threads` threads
+    /// ([`RESTARTS`]), where there are at least two threads and no more than the searches (for the
+    /// default `bi-fess`, exactly 2 threads, the case measured); else none. One thread stays
+    /// deterministic (a restart is timed) and keeps one worker per search (four backward dives cost
+    /// levels there, see [`DIVES`](crate::portfolio::DIVES)); with more threads than searches, each
+    /// search already runs several workers.
+    pub fn default_for(searches: usize, threads: usize) -> Vec<Restart> {
+        if threads < 2 || threads > searches {
+            return Vec::new();
+        }
+        Restart::defaults()
+    }
+
+    /// The default restarts, [`RESTARTS`], whatever the threads.
+    pub fn defaults() -> Vec<Restart> {
+        RESTARTS.to_vec()
+    }
+
+    /// A restart after `after` with `dives` that keeps the members' own moves, turn, cells
+    /// and bounds.
+    pub const fn new(after: Duration, dives: Dives) -> Restart {
+        Restart { after, dives, box_moves: None, cycle: None, packing: None, pull_bound: None }
+    }
+
+    /// A restart after `after` with `backward` dives, box moves, forward cells `packing` and
+    /// the feature-cell turn `cycle`.
+    const fn box_run(after: Duration, backward: usize, packing: Option<bool>, cycle: Option<u32>) -> Restart {
+        Restart {
+            box_moves: Some(true),
+            cycle,
+            packing,
+            ..Restart::new(after, Dives { forward: 1, backward })
+        }
+    }
+
+    /// Restarts from `SECS:DIVES[:MOVES][:fessK][:CELLS][:pull-BOUND]` items, comma-separated
+    /// (`10:4,25:8:box`): each run's length before the restart in seconds, then the backward
+    /// workers per search from it on, then optionally the moves of the run it starts, `box`
+    /// (box moves on both sides) or `single` (off), else the members' own, optionally `fessK`,
+    /// the feature-cell turn of that run ([`Restart::cycle`]), optionally its forward
+    /// feature cells, `packing` (goals packed in their packing order, [`Restart::packing`])
+    /// or `unpacked` (boxes on goals), and optionally its backward bound, `pull-matching`,
+    /// `pull-nearest` or `pull-zero` ([`Restart::pull_bound`]).
+    pub fn parse_list(text: &str) -> Result<Vec<Restart>, String> {
+        text.split(',')
+            .map(|item| {
+                let bad =
+                    || format!("restart {item:?}: expected SECS:DIVES[:box|single][:fessK][:packing|unpacked][:pull-BOUND], e.g. 10:4");
+                let mut parts = item.trim().split(':');
+                let (Some(secs), Some(dives)) = (parts.next(), parts.next()) else {
+                    return Err(bad());
+                };
+                let (mut box_moves, mut cycle, mut packing, mut pull_bound) = (None, None, None, None);
+                for part in parts.map(str::trim) {
+                    match part {
+                        _ if part.starts_with("pull-") && pull_bound.is_none() => {
+                            pull_bound = Some(BoundKind::from_name(&part["pull-".len()..]).ok_or_else(|| {
+                                format!("restart {item:?}: the backward bound is pull-matching, pull-nearest or pull-zero, not {part:?}")
+                            })?);
+                        }
+                        "packing" | "unpacked" if packing.is_none() => packing = Some(part == "packing"),
+                        "box" | "single" if box_moves.is_none() && cycle.is_none() => {
+                            box_moves = Some(part == "box");
+                        }
+                        _ if part.starts_with("fess") && cycle.is_none() => {
+                            let k: u32 = part["fess".len()..].parse().map_err(|_| bad())?;
+                            if !(1..=64).contains(&k) {
+                                return Err(format!("restart {item:?}: the turn fessK takes K from 1 to 64"));
+                            }
+                            cycle = Some(k);
+                        }
+                        "box" | "single" => return Err(bad()),
+                        other => {
+                            return Err(format!(
+                            "restart {item:?}: the moves are box or single, the turn fessK, the cells packing or unpacked and the backward bound pull-BOUND, once each, not {other:?}"
+                        ))
+                        }
+                    }
+                }
+                let secs: f64 = secs.trim().parse().map_err(|_| bad())?;
+                let backward: usize = dives.trim().parse().map_err(|_| bad())?;
+                if !(secs.is_finite() && secs > 0.0) {
+                    return Err(format!("restart {item:?}: the seconds must be a positive number"));
+                }
+                if !(1..=64).contains(&backward) {
+                    return Err(format!("restart {item:?}: the dives must be 1 to 64"));
+                }
+                let after = Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX);
+                Ok(Restart { after, dives: Dives { forward: 1, backward }, box_moves, cycle, packing, pull_bound })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,171 @@
+//! The forward search's switches and choices.
+
+use bisolve_deadlock::bound::BoundKind;
+
+/// Switches and choices of the forward search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PushConfig {
+    /// Prune pushes onto dead squares. Default on.
+    pub dead_squares: bool,
+    /// Prune freeze deadlocks. Default on.
+    pub freeze: bool,
+    /// Prune closed diagonal deadlocks: a diagonal of empty squares shut in by boxes and
+    /// walls, which no push can finish (see [`bisolve_deadlock::diagonal`]). Default on.
+    pub diagonals: bool,
+    /// The lower bound that orders the search and detects matching deadlocks. Default
+    /// [`BoundKind::Matching`].
+    pub bound: BoundKind,
+    /// Sound tunnel handling: a box that can only ever leave its square one way (a one-way
+    /// tunnel) is pushed before anything else, and a box that can never move prunes the state
+    /// (see [`tunnel`](crate::tunnel)). Default on.
+    pub tunnels: bool,
+    /// Boxes frozen on goals are walls for the others: distances to the remaining goals are
+    /// recomputed around them (cached per frozen set), which both sharpens the bound and
+    /// finds goals no box can reach any more. Default on.
+    pub frozen_goals: bool,
+    /// PI-corral pruning: when a PI-corral exists, only pushes into it are generated, and an
+    /// unfinished corral that no push can enter is a deadlock (see [`corral`](crate::corral)). Default on.
+    pub corrals: bool,
+    /// Corral deadlocks: when a PI-corral is found, a small search on its fence boxes alone
+    /// checks that they can still open or finish it, and prunes the state when they cannot
+    /// (see [`corral_deadlock`](crate::corral_deadlock)). Needs `corrals`. Default on.
+    pub corral_deadlocks: bool,
+    /// Shut-in boxes: when a box off its goal has no side the player can reach, a small search
+    /// of pushes of the boxes fencing its zone off, the boxes inside standing as walls, checks
+    /// that the player can still come to push one of those inside, and prunes the state when
+    /// it cannot (see [`shut_in`](crate::shut_in)). Run at each expansion of the search, not in the bridges
+    /// ([`Expander::set_light`](bisolve_board::search::Expander::set_light)). Default on (`--no-shut-in`).
+    pub shut_in: bool,
+    /// Pair deadlocks: a table, built before the search by pulling pairs of boxes back from
+    /// the goals, of the two-box positions that can never be finished; a push that makes one
+    /// with any other box is pruned (see [`bisolve_deadlock::pairs`]). Boards of up to
+    /// [`bisolve_deadlock::pairs::MAX_CELLS`] cells. Default on.
+    pub pair_deadlocks: bool,
+    /// Triple deadlocks: the three-box table of [`bisolve_deadlock::triples`] (boards of up to
+    /// [`bisolve_deadlock::triples::MAX_LIVE_CELLS`] live squares), checked between the pushed
+    /// box and every two other boxes within four steps of it. Default off: on XSokoban 1-45
+    /// and Sasquatch at a fixed budget it left the levels solved and the states to them as
+    /// they were (the other tests already catch nearly every dead triple), and building the
+    /// table took up to 0.9 s a level (`--triple-deadlocks`).
+    pub triple_deadlocks: bool,
+    /// Sealed goals: when a push leaves an empty goal that no box can enter now, a small
+    /// search on the boxes near it checks that they can still let one in, and prunes the
+    /// state when they cannot; verdicts are cached per thread (see [`bisolve_deadlock::sealed`]).
+    /// Default on.
+    pub sealed_goals: bool,
+    /// Jams: when a push leaves three or more boxes knotted together (joined through
+    /// neighbouring squares, diagonals included), a small search on those boxes alone checks
+    /// that one of them can still get away from the squares around them, or all of them
+    /// onto goals there, and prunes the state when none can; verdicts are cached per thread
+    /// (see [`bisolve_deadlock::jams`]). Default on (`--no-jams`).
+    pub jams: bool,
+    /// Frozen walls: in the small searches of the corral deadlocks, sealed goals and jams,
+    /// the boxes frozen on goals near the searched ones stand as walls (they never move
+    /// again), where without it they are left out or pushed like the others (see
+    /// [`bisolve_deadlock::subset`]). Default on (`--no-frozen-walls`).
+    pub frozen_walls: bool,
+    /// Goal areas: when a push puts a box onto a goal of an area (the squares within one to
+    /// three steps of a cluster of goals), a search of the area alone, boxes leaving it and
+    /// coming in across its border, checks that its goals can still all be filled, and
+    /// prunes the state when they cannot; verdicts are cached per thread (see
+    /// [`bisolve_deadlock::goal_areas`]). Default off (`--goal-areas`): measured neutral (XSokoban
+    /// 1-45 and Sasquatch at 2M states a level, one thread, bidirectional: the same 57 levels,
+    /// 0.07% fewer states, 3% more time; at 60 s on 2 threads the same 37 + 39 levels).
+    pub goal_areas: bool,
+    /// Goal macros: a box pushed onto the entrance of a goal room is taken on to the next
+    /// goal of the room's packing order in one move (see [`bisolve_deadlock::rooms`]). Adds
+    /// moves, removes none. Default on.
+    pub goal_macros: bool,
+    /// Goal rooms with several entrances (corridor squares) get macros too; their paths are
+    /// checked push by push with the boxes of the state, since the player may walk round
+    /// outside the room (see [`bisolve_deadlock::rooms`]). Needs `goal_macros` or
+    /// `packing_macros`. Default off: measured neutral (`--room-entrances`; XSokoban 1-45
+    /// and Sasquatch at 2M states a level, one thread: the same 21 + 34 levels, 0.5% more
+    /// states; 5 XSokoban and 3 Sasquatch levels the default leaves unsolved get such rooms,
+    /// none of them solved at 20 s on 2 threads).
+    pub room_entrances: bool,
+    /// The goal cut: a state with a goal macro gets only its macros. Makes the forward search
+    /// incomplete (never sound to prove a level unsolvable with), so the engine turns it off
+    /// when the forward search runs alone. Needs `goal_macros`. Default on.
+    pub goal_cut: bool,
+    /// Room discipline: with the goal cut, a box enters a goal room with one entrance only by
+    /// a goal macro, and a box in such a room is never pushed again, so the room always holds
+    /// the first goals of its packing order and a box arriving on its entrance always gets a
+    /// macro. The room is a dead end behind its entrance, so the only solutions this leaves
+    /// out are those that park a box inside the room or fill it in another order. A box that
+    /// stands on the entrance at the start goes in by a macro too (one without a push onto
+    /// the entrance). With box moves, a run that brings its box onto the entrance goes on by
+    /// the macro. Needs `goal_cut`. Default on (`--no-room-discipline`): at 60 s a level on 2
+    /// threads it solves XSokoban 26 in 1.7 s (unsolved without), and Microban I + II at 10 s
+    /// stay 290/290 (see `benches/results/2026-11-27-room-discipline.txt`).
+    pub room_discipline: bool,
+    /// Parking plans: a goal room with one entrance that no packing order fills one box at a
+    /// time (a box must wait inside, off its goal, while others pass) gets a parking plan,
+    /// found by a search backwards from the full room (see
+    /// [`bisolve_deadlock::rooms::PlanRoom`]); the search then changes what the room holds only
+    /// by the plan's steps. Needs `room_discipline`. Default on (`--no-room-plans`): at 2M
+    /// states a level, one thread, XSokoban 1-45 and Sasquatch solve the same 57 levels,
+    /// with 0.99 times the states (Sasquatch 27, the only solved level with a plan, 0.66);
+    /// at 60 s on 2 threads 38 + 39 levels, the unsolved levels of earlier runs (see
+    /// `benches/results/2026-11-27-parking-plans.txt`).
+    pub room_plans: bool,
+    /// Compute each child's feature cell (boxes off goals, areas of free squares) for the
+    /// feature-cell ordering; costs one labelling of the board's areas and their cut squares
+    /// per expansion, from which every child's areas and player region follow (so the
+    /// children need no flood fill either). Set by the engine for that ordering only. Default
+    /// off.
+    pub features: bool,
+    /// With `features`: count goals packed in their packing order (see
+    /// [`bisolve_deadlock::packing`]) instead of boxes on goals in the feature cell, so a box
+    /// on a goal out of turn counts for nothing. Default off: measured neutral to slightly
+    /// worse (`--packing`; see `Weighting::Features`).
+    pub packing: bool,
+    /// Packing macros: a box pushed onto the square a goal's way in starts from (see
+    /// [`bisolve_deadlock::packing`]), while that goal is next to fill and its way is free, is
+    /// taken on to the goal in one move. Goals of goal rooms keep their room macros. Adds
+    /// moves, removes none. Default off: measured neutral to slightly worse
+    /// (`--packing-macros`; see `Weighting::Features`).
+    pub packing_macros: bool,
+    /// Box moves (after Festival's move model): an expansion moves a box to every square it can
+    /// reach by a run of pushes of that box alone, the player walking between them, and every
+    /// position on the way is a child. Each is recorded as one push from the one before it, so
+    /// paths read back as plain pushes; the first push of each run is one the other rules allow
+    /// (PI-corrals, tunnels, macros), the later ones are tested for deadlocks as any child. A box
+    /// that the move into a node moved is not moved again from there
+    /// ([`NodeRef::moved`](bisolve_board::search::NodeRef::moved)): its runs continue the run that
+    /// moved it. Default off (`--box-moves`), but the default portfolio's first restart turns it on
+    /// for its run (`Restart::box_moves` in the engine). Only on boards of up to
+    /// [`BOX_MOVE_MAX_CELLS`](bisolve_board::search::BOX_MOVE_MAX_CELLS) cells.
+    pub box_moves: bool,
+}
+
+impl Default for PushConfig {
+    fn default() -> PushConfig {
+        PushConfig {
+            dead_squares: true,
+            freeze: true,
+            diagonals: true,
+            bound: BoundKind::Matching,
+            tunnels: true,
+            frozen_goals: true,
+            corrals: true,
+            corral_deadlocks: true,
+            shut_in: true,
+            pair_deadlocks: true,
+            triple_deadlocks: false,
+            sealed_goals: true,
+            jams: true,
+            frozen_walls: true,
+            goal_areas: false,
+            goal_macros: true,
+            room_entrances: false,
+            goal_cut: true,
+            room_discipline: true,
+            room_plans: true,
+            features: false,
+            packing: false,
+            packing_macros: false,
+            box_moves: false,
+        }
+    }
+}

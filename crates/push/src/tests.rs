@@ -1,0 +1,111 @@
+//! Unit tests of the forward search's pruning switches.
+
+use super::*;
+use bisolve_board::search::children_of;
+use bisolve_board::Level;
+use bisolve_deadlock::bound::BoundKind;
+
+/// Every technique off, and no bound.
+fn nothing() -> PushConfig {
+    PushConfig {
+        dead_squares: false,
+        freeze: false,
+        diagonals: false,
+        bound: BoundKind::Zero,
+        tunnels: false,
+        frozen_goals: false,
+        corrals: false,
+        corral_deadlocks: false,
+        shut_in: false,
+        pair_deadlocks: false,
+        triple_deadlocks: false,
+        sealed_goals: false,
+        jams: false,
+        frozen_walls: false,
+        goal_areas: false,
+        goal_macros: false,
+        room_entrances: false,
+        goal_cut: false,
+        room_discipline: false,
+        room_plans: false,
+        features: false,
+        packing: false,
+        packing_macros: false,
+        box_moves: false,
+    }
+}
+
+/// Where the pushes of the level's start take boxes, with the given configuration.
+fn targets(level: &Level, config: PushConfig) -> Vec<Cell> {
+    let board = level.board();
+    let forward = Forward::new(board, level.start(), config);
+    let mut scratch = forward.new_scratch();
+    let start = level.start();
+    children_of(&forward, &mut scratch, board, start, NO_CELL).iter().map(|(_, c)| c.to).collect()
+}
+
+#[test]
+fn the_push_that_closes_a_diagonal_is_pruned_only_with_the_switch_on() {
+    // Pushing the lowest box up closes a diagonal of six boxes off their goals between
+    // two walls (see bisolve_deadlock::diagonal).
+    let level = Level::parse(
+        "##########\n#        #\n# #$     #\n# $ $    #\n#  $ $   #\n#    #   #\n\
+             #   $    #\n#   @    #\n#  ...   #\n#  ...   #\n##########",
+    )
+    .expect("valid level");
+    let closing = level.board().cell(4, 5).expect("floor");
+    assert!(targets(&level, nothing()).contains(&closing));
+    let pruned = targets(&level, PushConfig { diagonals: true, ..nothing() });
+    assert!(!pruned.contains(&closing));
+    // The push the other way, which opens nothing, is kept.
+    assert!(pruned.contains(&level.board().cell(4, 7).expect("floor")));
+}
+
+#[test]
+fn a_room_with_a_parking_plan_changes_only_by_its_steps() {
+    // levels/edge/parking-room.xsb: the first box into the room at the top must wait on
+    // the square left of the entrance's column while the second passes.
+    let level =
+        Level::parse("######\n#  # #\n#   .#\n# .  #\n### #####\n#      .#\n# $$ $  #\n#@      #\n#########")
+            .expect("valid level");
+    let board = level.board();
+    let at = |x, y| board.cell(x, y).expect("floor");
+    // The first box has come in and up; the player stands below it.
+    let state = State::new(vec![at(3, 2), at(3, 6), at(5, 6)], at(3, 3));
+    let rooms = PushConfig {
+        goal_macros: true,
+        goal_cut: true,
+        room_discipline: true,
+        room_plans: true,
+        ..nothing()
+    };
+    let moves_of_the_box = |config: PushConfig| {
+        let forward = Forward::new(board, level.start(), config);
+        let mut scratch = forward.new_scratch();
+        let children = children_of(&forward, &mut scratch, board, &state, NO_CELL);
+        let mut to: Vec<Cell> =
+            children.iter().filter(|(s, _)| !s.boxes.contains(&at(3, 2))).map(|(_, c)| c.to).collect();
+        to.sort_unstable();
+        to
+    };
+    // Without the plan it can go right, onto the right-hand goal, which would leave the
+    // left-hand goal no way in; the plan parks it on the left.
+    assert_eq!(moves_of_the_box(PushConfig { room_plans: false, ..rooms }), vec![at(2, 2), at(4, 2)]);
+    assert_eq!(moves_of_the_box(rooms), vec![at(2, 2)]);
+    let forward = Forward::new(board, level.start(), rooms);
+    assert!(!forward.complete(), "a search kept to a plan is not complete");
+}
+
+#[test]
+fn the_push_that_makes_a_dead_triple_is_pruned_only_with_the_switch_on() {
+    // Pushing the box below the top row up makes three boxes on a row they can never
+    // leave, which has two goals; any two of them could still be finished.
+    let level = Level::parse("#########\n#.$ $  .#\n#     $ #\n#   .   #\n#@      #\n#########")
+        .expect("valid level");
+    let third = level.board().cell(6, 1).expect("floor");
+    let pairs = PushConfig { pair_deadlocks: true, ..nothing() };
+    assert!(targets(&level, pairs).contains(&third));
+    let pruned = targets(&level, PushConfig { triple_deadlocks: true, ..pairs });
+    assert!(!pruned.contains(&third));
+    assert!(pruned.contains(&level.board().cell(6, 3).expect("floor")));
+}
