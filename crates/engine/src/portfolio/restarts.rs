@@ -14,19 +14,8 @@ use super::members::Dives;
 /// is solved exactly as without it.
 ///
 /// It buys the extra dives' gain at long times without their losses at short ones (see
-/// [`DIVES`](crate::portfolio::DIVES)). On the 13 levels within reach (2026-11-26, 2 threads, 60 s,
-/// 2-core machine), one restart (one worker for 10 s, then four backward dives) solved 11, against
-/// 7 and 8 for one worker and 10 and 10 for the dives from the start (those two on a 16-core
-/// machine with 16 threads busy; `benches/results/2026-11-26-backward-dives.txt`).
-///
-/// Another set of dives is another lottery ticket. On the 26 levels of XSokoban 1-45 and
-/// Sasquatch the default left unsolved at 60 s (2026-11-26, 2 threads, 2-core machine), eight
-/// backward dives from scratch solved XSokoban 27 in 2.0 s and 35 in 5.1 s within 25 s, where
-/// four from scratch (the first restart's) solved none of the first 23 within 20 s. The
-/// levels the first restart solves at 60 s were all solved within 18 s of it (at most 28 s
-/// into the run), so the second restart then came 25 s after the first. At 60 s it
-/// solved XSokoban 27 (37.0 s) and 35 (44.6 s) of those 26
-/// (`benches/results/2026-11-26-second-restart.txt`).
+/// [`DIVES`](crate::portfolio::DIVES) and `benches/results/2026-11-26-backward-dives.txt`,
+/// `2026-11-26-second-restart.txt`).
 ///
 /// The report of a restarted solve adds every run's counts and states (a run's states: those
 /// it added to the table and those of earlier runs it took over) and table bytes (a kept
@@ -51,8 +40,7 @@ pub struct Restart {
     /// The forward searches' feature cells in the run this restart starts: `Some(true)`
     /// counts goals packed in their packing order (`PushConfig::packing`, the forward half of
     /// `--packing`), `Some(false)` boxes on goals, `None` keeps the members' own. The
-    /// backward searches keep theirs: on XSokoban 36 the forward side's packing is what
-    /// solved it (2 of 2 runs, 0 of 2 with the backward side's alone).
+    /// backward searches keep theirs.
     pub packing: Option<bool>,
     /// The backward searches' lower bound in the run this restart starts (`pull-nearest`,
     /// `pull-matching`, `pull-zero`): `None` keeps the members' own. The bound orders the
@@ -73,45 +61,11 @@ pub const RESTART_AFTER: Duration = Duration::from_secs(10);
 /// for 22 s; the fifth's run has the members' own moves again, with eight, for 5 s; the
 /// sixth's makes box moves with three, for the rest of the time limit.
 ///
-/// Box moves with two dives and with four solve different levels. XSokoban 23: two dives
-/// (or one) from 10 s on solved it 4.2-5.6 s into their run in 14 of 15 runs (3 of 5 runs
-/// of the whole schedule), four in none of 3. Sasquatch 25 needs three or more (two: 0 of 3
-/// runs). XSokoban 30 needed 17-21 s of four, hence 24 s for that run (2026-11-28, 2 threads,
-/// 2-core machine; on one 1.5 times slower, XSokoban 23 needed 6.5-7.9 s of two and 30 27-32
-/// s of four; `benches/results/2026-11-28-restart-schedule.txt`). XSokoban 36, which no run
-/// had solved, falls 3-6 s into a run of four dives and box moves whose forward cells count
-/// packed goals (7 of 8 runs), but that run loses XSokoban 30 (0 of 2), hence a run of its
-/// own before the long one (`benches/results/2026-12-02-packing-run.txt`). XSokoban 39,
-/// which no run had solved, falls 2.5-4 s into a run of four dives whose forward cells take a
-/// cell in turn every 8th expansion (with packed-goal cells or without), ending on a backward
-/// state of an earlier run in the kept table (5 of 5 runs; 0 of 1 with empty tables; with
-/// `fess5` or `fess12` in the packing run, 0 of 1); in the packing run it loses XSokoban 36
-/// (0 of 2), in the long run XSokoban 30 (0 of 1), hence a 5 s run of its own
-/// (`benches/results/2026-12-02-kept-table.txt`).
-///
-/// Sasquatch 30, which no run had solved, falls 8.7-9.8 s into a run of four (or eight)
-/// dives and box moves whose backward bound is the nearest start square instead of the
-/// matching (every such run of 10 s or more after the first: 12 of 12; in the 2-dive run, in
-/// the packing runs or in the last run of eight single-move dives, 0 of 4). In that run
-/// XSokoban 25 falls 10-12 s in and XSokoban 30 about 16 s in, but Sasquatch 25 is not
-/// solved there (0 of 2, four dives or eight): it needs 7.5-10.4 s of four dives on the
-/// matching bound, hence the 10 s run before it. The 2-dive run gave up a second for it (the
-/// levels it solves fall up to 4.4 s into it), and the last run, where XSokoban 27 falls
-/// 2.4-3.9 s in, starts at 56 s (`benches/results/2026-12-02-nearest-run.txt`): XSokoban 30
-/// needed 16.3-18.4 s of the nearest-bound run in six runs on 2026-12-02 (one past 18 s; in
-/// a seventh, a full run with that run 18 s long, it was not solved), and with the eight at
-/// 56 s XSokoban 27 fell 2.6-3.1 s into them (4 of 4;
-/// `benches/results/2026-12-02-nineteen-seconds.txt`).
-///
-/// Three dives on the matching bound solve Sasquatch 25 in 4.2-5.0 s from an empty table
-/// (`--no-restart --dives 3 --box-moves --pull-box-moves`, 4 of 4 runs, 5.1-5.3M states;
-/// four dives need 10.0-13.0 s and 14.8-15.0M, two none within 20 s), and XSokoban 16
-/// 3.7-4.0 s into such a run; XSokoban 23 still needs two (three in the 2-dive run's place:
-/// 0 of 2). So the 10 s run of four on the matching bound became a run of three, and the
-/// nearest-bound run (in which XSokoban 30 needs 17-21 s, from an empty table as in the
-/// schedule, whatever the dives) comes before it and the eight, from 27 s to 49 s; the
-/// eight, in which XSokoban 27 needs 3.5 s from an empty table, run from 49 s to 54 s, and
-/// the three from 54 s to the end (`benches/results/2026-12-03-three-dives.txt`).
+/// The schedule was tuned run by run against single levels of the public sets; the dated
+/// record of each choice is in `benches/results/` (2026-11-28-restart-schedule,
+/// 2026-12-02-packing-run, -kept-table, -nearest-run, -nineteen-seconds,
+/// 2026-12-03-three-dives). Such tuning does not carry to unseen levels, so this schedule is
+/// due to be replaced by a principled one.
 pub const RESTARTS: [Restart; 6] = [
     Restart::box_run(RESTART_AFTER, 2, None, None),
     Restart::box_run(Duration::from_secs(6), 4, Some(true), None),
