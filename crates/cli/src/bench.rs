@@ -15,7 +15,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::args::BenchArgs;
-use crate::config::{limits, Plan};
+use bisolve_engine::{Plan, Planned};
+
+use crate::config::{limits, plan, tell_notes};
 use crate::input::{build, describe_error, label, read_collection};
 use crate::output::{warn, Exit, Out};
 use crate::record::{checked_solution, invalid_record, record, LevelRecord};
@@ -59,14 +61,19 @@ struct FileSummary {
     jobs: u32,
     strategy: String,
     time_limit: f64,
+    /// The search options as they ran (see `bisolve options`).
+    options: serde_json::Value,
 }
 
 /// Runs the bench command.
 pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
-    let plan = Plan::new(&args.search, args.threads, &args.pruning)?;
-    let limits = limits(args.time_limit, args.memory.as_deref(), args.states, args.jobs as usize)?;
+    let planned = plan(&args.search, args.threads)?;
+    let plan = &planned.plan;
+    let limits =
+        limits(args.time_limit, args.limits.memory.as_deref(), args.limits.states, args.jobs as usize)?;
     let collections: Vec<RawCollection> =
         args.files.iter().map(|f| read_collection(f)).collect::<Result<_>>()?;
+    tell_notes(&planned);
     let tasks: Vec<Task<'_>> = collections
         .iter()
         .enumerate()
@@ -87,7 +94,7 @@ pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
         for j in 0..args.jobs.min(tasks.len().max(1) as u32) {
             let tx = tx.clone();
             let (tasks, next, files) = (&tasks, &next, &args.files);
-            let (plan, limits) = (&plan, &limits);
+            let (plan, limits) = (plan, &limits);
             std::thread::Builder::new().name(format!("bisolve-bench-{j}")).spawn_scoped(s, move || {
                 while !cancel.load(Ordering::Relaxed) {
                     let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) else {
@@ -120,7 +127,7 @@ pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
     let mut summaries = Vec::new();
     for (path, done) in args.files.iter().zip(&mut results) {
         done.sort_by_key(|d| d.record.index);
-        let summary = summarize(path, done, args, &plan, wall);
+        let summary = summarize(path, done, args, &planned, wall);
         all_solved &= summary.solved == summary.levels;
         summaries.push(summary);
     }
@@ -166,7 +173,8 @@ fn solve_one(
     Ok(Done { file: task.file, record: record(path, entry, &report, solution), bytes })
 }
 
-fn summarize(path: &Path, done: &[Done], args: &BenchArgs, plan: &Plan, wall: Duration) -> FileSummary {
+fn summarize(path: &Path, done: &[Done], args: &BenchArgs, planned: &Planned, wall: Duration) -> FileSummary {
+    let plan = &planned.plan;
     let count = |status: &str| done.iter().filter(|d| d.record.status == status).count();
     let mut seconds: Vec<f64> = done.iter().map(|d| d.record.seconds).collect();
     seconds.sort_by(f64::total_cmp);
@@ -204,6 +212,7 @@ fn summarize(path: &Path, done: &[Done], args: &BenchArgs, plan: &Plan, wall: Du
         jobs: args.jobs,
         strategy: plan.name(),
         time_limit: args.time_limit,
+        options: serde_json::to_value(&planned.options).unwrap_or_default(),
     }
 }
 

@@ -32,8 +32,10 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Result};
 use bisolve_board::Level;
 
-use crate::args::{GenerateArgs, PruningArgs};
-use crate::config::{limits, Plan};
+use crate::args::GenerateArgs;
+use bisolve_engine::Plan;
+
+use crate::config::{limits, plan};
 use crate::output::{warn, Exit, Out};
 use crate::record::checked_solution;
 use crate::sok::{write_collection, Layout, SokLevel, SokSolution};
@@ -431,7 +433,7 @@ pub fn run(args: &GenerateArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Ex
     let count = args.count as usize;
     let attempts = args.attempts.unwrap_or(args.count.saturating_mul(100)).max(1);
     let settings = Settings { spec, seed: args.seed, count, min_pushes: args.min_pushes, attempts };
-    let plan = Plan::new(&args.search, 1, &PruningArgs::default())?;
+    let plan = plan(&args.search, 1)?.plan;
     let limits = limits(args.time_limit, None, Some(args.max_states), 1)?;
     let started = Instant::now();
     let (made, rejected) = generate(&settings, &plan, &limits, cancel, |g, n| {
@@ -445,17 +447,20 @@ pub fn run(args: &GenerateArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Ex
         }
     })?;
     let mut command = format!(
-        "bisolve generate --seed {} --count {count} --size {}x{} --boxes {} --min-pushes {} --max-states {} --strategy {}",
-        args.seed,
-        spec.width,
-        spec.height,
-        spec.boxes,
-        args.min_pushes,
-        args.max_states,
-        args.search.strategy.trim(),
+        "bisolve generate --seed {} --count {count} --size {}x{} --boxes {} --min-pushes {} --max-states {}",
+        args.seed, spec.width, spec.height, spec.boxes, args.min_pushes, args.max_states,
     );
-    if let Some(members) = &args.search.portfolio {
-        command.push_str(&format!(" --portfolio {}", members.trim()));
+    let search = &args.search;
+    for (flag, value) in [("--strategy", &search.strategy), ("--preset", &search.preset)] {
+        if let Some(value) = value {
+            command.push_str(&format!(" {flag} {}", value.trim()));
+        }
+    }
+    if let Some(path) = &search.options_file {
+        command.push_str(&format!(" --options {}", path.display()));
+    }
+    for assignment in &search.set {
+        command.push_str(&format!(" --set {assignment}"));
     }
     if args.solutions {
         command.push_str(" --solutions");
@@ -563,16 +568,11 @@ mod tests {
             min_pushes: 4,
             attempts: 200,
         };
-        let plan = Plan::new(
-            &crate::args::SearchArgs {
-                strategy: "bidirectional".into(),
-                portfolio: None,
-                portfolio_tables: crate::args::TablesArg::Shared,
-            },
-            1,
-            &PruningArgs::default(),
-        )
-        .expect("plan");
+        let search = crate::args::SearchArgs {
+            strategy: Some("bidirectional".into()),
+            ..crate::args::SearchArgs::default()
+        };
+        let plan = crate::config::plan(&search, 1).expect("plan").plan;
         let limits = Limits { time: None, memory: Some(1 << 30), states: Some(200_000) };
         let (made, _) =
             generate(&settings, &plan, &limits, &AtomicBool::new(false), |_, _| {}).expect("runs");

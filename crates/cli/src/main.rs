@@ -7,6 +7,7 @@ mod export;
 mod generate;
 mod gif_anim;
 mod input;
+mod options_cmd;
 mod output;
 mod play;
 mod record;
@@ -47,6 +48,7 @@ fn main() -> ExitCode {
         Some(Command::Verify(a)) => verify::run(a, &mut out),
         Some(Command::Bench(a)) => bench::run(a, &CANCEL, &mut out),
         Some(Command::Strategies) => list_strategies(&mut out),
+        Some(Command::Options(a)) => options_cmd::run(a, &mut out),
         Some(Command::Play(a)) => play::run(a, &CANCEL, &mut out),
         Some(Command::Generate(a)) => generate::run(a, &CANCEL, &mut out),
         None => solve_cmd::run(&cli.solve, &CANCEL, &mut out),
@@ -69,7 +71,7 @@ fn list_strategies(out: &mut Out) -> anyhow::Result<Exit> {
     out.line("ORDERING is astar, wastar (weight 3), wastarN, greedy, fess (K = 3) or fessK")?;
     out.line("(e.g. bidirectional-astar, forward-fess1).")?;
     out.line("")?;
-    out.line("Portfolio members (--portfolio A,B,...; default marked *):")?;
+    out.line("Portfolio members (--set members=A,B,...; default marked *):")?;
     let catalogue = bisolve_engine::portfolio::catalogue();
     let width = catalogue.iter().map(|m| m.name.len()).max().unwrap_or(0);
     for m in catalogue {

@@ -8,7 +8,7 @@ use bisolve_board::render::{render_state, Overlay};
 use bisolve_board::{Board, Level, LevelEntry};
 use bisolve_engine::{Outcome, Report, SideStats};
 
-use crate::config::Plan;
+use bisolve_engine::Plan;
 use serde::Serialize;
 
 /// One line of `--json` output.
@@ -30,6 +30,9 @@ pub struct LevelRecord {
     pub bytes_per_state: f64,
     pub threads: usize,
     pub strategy: String,
+    /// The search options as they ran (see `bisolve options`), on the solve command's records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub options: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub found_by: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -143,6 +146,7 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
         bytes_per_state: (report.stats.bytes_per_state() * 10.0).round() / 10.0,
         threads: report.threads,
         strategy: report.strategy.clone(),
+        options: None,
         found_by: sol.map(|s| s.found_by.name()),
         error: None,
         note: report.note.clone(),
@@ -171,6 +175,7 @@ pub fn invalid_record(path: &Path, entry: &LevelEntry, plan: &Plan, error: Strin
         bytes_per_state: 0.0,
         threads: plan.threads(),
         strategy: plan.name(),
+        options: None,
         found_by: None,
         error: Some(error),
         note: None,

@@ -9,11 +9,11 @@ use bisolve_board::LevelEntry;
 use bisolve_engine::{Cutoff, Outcome, Report, SideStats};
 
 use crate::args::SolveArgs;
-use crate::config::solve_config;
+use crate::config::{solve_config, tell_notes};
 use crate::export::Exports;
 use crate::input::{build, describe_error, label, read_collection, select_levels};
 use crate::output::{warn, Exit, Out};
-use crate::record::{checked_solution, invalid_record, per_second, record};
+use crate::record::{checked_solution, invalid_record, per_second, record, LevelRecord};
 
 /// Tally of the statuses seen, for the exit code and the summary.
 #[derive(Default)]
@@ -26,12 +26,17 @@ struct Tally {
 
 /// Runs the solve command.
 pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
-    let (plan, limits) = solve_config(args)?;
+    let (planned, limits) = solve_config(args)?;
+    let plan = &planned.plan;
+    let options = serde_json::to_value(&planned.options)?;
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let collection = read_collection(path)?;
     let entries = select_levels(&collection, path, args.select.level.as_deref())?;
     let first_index = entries.first().map_or(1, |e| e.index);
     let mut exports = Exports::new(&args.export, &collection.header, first_index, entries.len(), args.quiet)?;
+    if !(args.quiet || args.json) {
+        tell_notes(&planned);
+    }
     let started = Instant::now();
     let mut tally = Tally { requested: entries.len(), ..Tally::default() };
     for raw in entries {
@@ -46,7 +51,10 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
                 let message = describe_error(path, e);
                 warn(&format!("bisolve: {message}"));
                 if args.json {
-                    let rec = invalid_record(path, entry, &plan, message);
+                    let rec = LevelRecord {
+                        options: Some(options.clone()),
+                        ..invalid_record(path, entry, plan, message)
+                    };
                     out.line(&serde_json::to_string(&rec)?)?;
                 }
             }
@@ -62,7 +70,11 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
                     tally.cancelled = true;
                 }
                 if args.json {
-                    out.line(&serde_json::to_string(&record(path, entry, &report, solution))?)?;
+                    let rec = LevelRecord {
+                        options: Some(options.clone()),
+                        ..record(path, entry, &report, solution)
+                    };
+                    out.line(&serde_json::to_string(&rec)?)?;
                 } else {
                     print_human(out, path, entry, &report, solution, args.quiet, args.verbose)?;
                 }

@@ -37,8 +37,11 @@ fn hopeless_levels_are_unsolvable_at_once() {
     ] {
         let path = format!("levels/edge/{file}");
         for strategy in ["bidirectional", "forward", "backward", "astar", "portfolio", "bwd-greedy"] {
-            let how = if strategy == "bwd-greedy" { "--portfolio" } else { "--strategy" };
-            let run = bisolve(&[&path, "--json", how, strategy]);
+            let (how, value) = match strategy {
+                "bwd-greedy" => ("--set", "members=bwd-greedy".to_string()),
+                _ => ("--strategy", strategy.to_string()),
+            };
+            let run = bisolve(&[&path, "--json", how, &value]);
             run.expect_code(1);
             let record = &run.records()[0];
             assert_eq!(record["status"], "unsolvable", "{file} ({strategy})\n{run}");
@@ -65,10 +68,10 @@ fn exhaustive_unsolvable_level() {
         let args = [
             "levels/edge/unsolvable-exhaustive.xsb",
             "--json",
-            "--dives",
-            dives,
-            "--forward-dives",
-            forward,
+            "--set",
+            &format!("dives.backward={dives}"),
+            "--set",
+            &format!("dives.forward={forward}"),
             "--threads",
             threads,
         ];
@@ -102,7 +105,7 @@ fn one_direction_alone_still_sees_a_dead_start() {
 ";
     let path = harness::temp_file("frozen-block.xsb", LEVEL);
     for (how, strategy) in
-        [("--strategy", "backward"), ("--strategy", "backward-astar"), ("--portfolio", "bwd-greedy")]
+        [("--strategy", "backward"), ("--strategy", "backward-astar"), ("--set", "members=bwd-greedy")]
     {
         let run = bisolve(&[harness::arg(&path), "--json", "--time-limit", "60", how, strategy]);
         run.expect_code(1);

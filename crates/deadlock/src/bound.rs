@@ -16,7 +16,8 @@
 use bisolve_board::{Cell, DistanceTable, UNREACHABLE};
 
 /// Which lower bound to compute.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum BoundKind {
     /// Minimum-cost perfect matching of boxes to targets. No perfect matching = deadlock.
     Matching,

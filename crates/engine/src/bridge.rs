@@ -16,7 +16,7 @@
 //!
 //! A new bridge starts whenever the backward searches' closest state ([`Closest`], shared by
 //! the threads of a table) changes, within a share of the forward worker's effort
-//! ([`BridgeConfig`]). Switch: [`crate::Strategy::bridges`] (`--no-bridges`).
+//! ([`BridgeConfig`]). Switch: [`crate::Strategy::bridges`] (`--set search.bridges=false`).
 //!
 //! The perimeter is one larger bridge aimed at the start itself, run once the forward worker
 //! has expanded [`PERIMETER_AFTER`] nodes: a greedy search from the start on the matching
@@ -30,10 +30,10 @@
 //! the backward search makes in it is a meeting. It solved XSokoban 30 at 60 s on 2 threads
 //! in each of four runs (24-27 s), which no earlier build had solved
 //! (`benches/results/2026-11-27-perimeter.txt`). Switch:
-//! [`crate::Strategy::perimeter`] (`--no-perimeter`); it runs only with the bridges.
+//! [`crate::Strategy::perimeter`] (`--set search.perimeter=false`); it runs only with the bridges.
 //!
 //! Backward bridges are the mirror ([`crate::Strategy::backward_bridges`],
-//! `--backward-bridges`): the forward search often ends a few boxes short of the goals in
+//! `--set search.backward_bridges=true`): the forward search often ends a few boxes short of the goals in
 //! positions whose endings the backward search, diving towards the start, never visited. A
 //! backward worker then also runs greedy searches from the solved position (every root of its
 //! search) on the matching bound of pull distances to the box squares of the forward search's
@@ -81,7 +81,7 @@ pub const PERIMETER_AFTER: u64 = 250_000;
 /// Expansions of the early perimeter ([`crate::Strategy::early_perimeter`]), which runs before
 /// the forward worker's first expansion.
 ///
-/// XSokoban 32 in the first run alone (2 threads, `--no-restart`, 2-core machine, 2026-12-02,
+/// XSokoban 32 in the first run alone (2 threads, `--set restarts.mode=off`, 2-core machine, 2026-12-02,
 /// a day it ran 30% slower than the day before): with the perimeter after 250,000 expansions
 /// (400,000 of it, from about 5 s to 10 s), solved within 10 s in 1 of 13 runs (3.6 s; the
 /// others 12.2-19.1 s or not within 15-20 s), which is all the first run has; with an early

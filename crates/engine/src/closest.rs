@@ -54,7 +54,7 @@ const CHECK_STRETCH: u64 = 1 << 16;
 const CHECKS_PER_STRETCH: u32 = 1024;
 
 /// How a backward worker picks the bridges' targets: each child with a new smallest bound,
-/// and with live targets ([`crate::Strategy::live_targets`], `--live-targets`) only those
+/// and with live targets ([`crate::Strategy::live_targets`], `--set search.live_targets=true`) only those
 /// [`Expander::worth_aiming_at`] does not prove out of the start's reach.
 ///
 /// The bridges stop once the bound reaches its minimum. On the levels where the backward

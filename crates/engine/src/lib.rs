@@ -10,6 +10,7 @@ pub mod closest;
 pub mod hda;
 pub mod limits;
 pub mod open;
+pub mod options;
 pub mod portfolio;
 pub mod report;
 pub mod solve;
@@ -20,6 +21,7 @@ pub mod table;
 pub mod worker;
 
 pub use crate::limits::{Cutoff, Limits};
+pub use crate::options::{preset, OptionsError, Plan, Planned, SolverOptions, PRESETS};
 pub use crate::portfolio::{solve_portfolio, Dives, Member, Portfolio, Restart, TableMode};
 pub use crate::report::{FoundBy, Outcome, Report, Solution, SolveError};
 pub use crate::solve::{solve, Config};

@@ -40,7 +40,8 @@ use crate::strategy::Weighting;
 use crate::table::VisitedTable;
 
 /// Whether the members share one visited table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TableMode {
     /// One table per member: members are independent searches.
     Separate,
@@ -59,9 +60,10 @@ pub struct Portfolio {
     pub threads: usize,
     /// Separate or shared visited tables.
     pub tables: TableMode,
-    /// How a thread that holds searches of both directions shares its turns: it steps the
-    /// search that has generated least, counting a forward search's children this many times.
-    /// [`FORWARD_WEIGHT`](crate::strategy::FORWARD_WEIGHT) by default; 1 gives equal turns (`--equal-turns`).
+    /// How a thread that holds searches of both directions shares its turns: it steps the search
+    /// that has generated least, counting a forward search's children this many times.
+    /// [`FORWARD_WEIGHT`](crate::strategy::FORWARD_WEIGHT) by default; 1 gives equal turns (`--set
+    /// forward_weight=1`).
     pub forward_weight: u64,
     /// Workers per search where the threads do not give each search several (see [`Dives`];
     /// [`DIVES`] by default).
@@ -69,7 +71,7 @@ pub struct Portfolio {
     /// Fresh starts with other dives, each once the run before it has gone on for a while
     /// (see [`Restart`]); empty for none.
     pub restarts: Vec<Restart>,
-    /// A restart keeps the shared visited table of the runs before it (`--no-keep-table`: a
+    /// A restart keeps the shared visited table of the runs before it (`--set restarts.keep_table=false`: a
     /// fresh table each run). The new run searches from scratch all the same, but a state an
     /// earlier run reached on the other side is a meeting: the backward dives of a restart
     /// can end on the forward states of every run before them, and the other way round. A run
@@ -79,7 +81,7 @@ pub struct Portfolio {
     /// Where the portfolio restarts, its first run's forward workers run the perimeter early
     /// ([`Strategy::early_perimeter`](crate::Strategy::early_perimeter)): before their first
     /// expansion, 200,000 expansions of it, instead of 400,000 after 250,000. The restarts' runs
-    /// keep the members' own. Default on; `--no-early-perimeter`.
+    /// keep the members' own. Default on; `--set restarts.early_perimeter=false`.
     ///
     /// The first run has 10 s. XSokoban 32 needed 12-19 s of it on a day the machine ran 30%
     /// slower (solved within 10 s in 1 of 13 runs, and by no later run), and 3.4-4.9 s with
@@ -182,7 +184,7 @@ pub fn solve_portfolio(
     }
     let mut report = done.expect("at least one run");
     if !restarts.is_empty() {
-        // Whole seconds, or tenths below 10 s (short restarts given with `--restarts`).
+        // Whole seconds, or tenths below 10 s (short restarts given with `restarts.schedule`).
         let mut at: Vec<String> = restarts
             .iter()
             .map(|&(t, &Restart { box_moves, cycle, packing, pull_bound, .. })| {

@@ -32,7 +32,7 @@ pub struct Config {
     /// One thread holding both directions steps the one that has generated least, counting
     /// the forward search's states this many times, so the forward search gets one part of
     /// the thread in `1 + forward_weight`. Default [`FORWARD_WEIGHT`] (a quarter); 1 gives
-    /// equal turns (`--equal-turns`). More threads give each direction its own.
+    /// equal turns (`--set forward_weight=1`). More threads give each direction its own.
     pub forward_weight: u64,
 }
 

@@ -36,14 +36,14 @@ pub enum Weighting {
     /// (the moves on a node's path that improved no feature, its advisors' moves free) did
     /// worse than `h` there: that weight alone 9 + 21, weight + h 12 + 29, weight + 2h 14 + 28.
     ///
-    /// Counting targets packed in their packing order instead of boxes on targets (the
-    /// `packing` switches of the push and pull configurations, `--packing`; see
+    /// Counting targets packed in their packing order instead of boxes on targets (the `packing`
+    /// switches of the push and pull configurations, `--set push.packing=true`; see
     /// [`bisolve_deadlock::packing`]) was measured the same way: a strict linear order 19 + 34,
-    /// layers of the order 20 + 34, needs (the kept form) 18 + 34, against 19 + 34 without;
-    /// at two threads and 10 s a level, 25 + 36 against 26 + 36. In the table of every
-    /// technique on and off (`benches/results/2026-11-25-techniques.txt`, 60 s cap):
-    /// `--packing` 18 + 34, `--packing-macros` 19 + 35, both 18 + 34, default 19 + 35. So
-    /// both are off by default.
+    /// layers of the order 20 + 34, needs (the kept form) 18 + 34, against 19 + 34 without; at two
+    /// threads and 10 s a level, 25 + 36 against 26 + 36. In the table of every technique on and
+    /// off (`benches/results/2026-11-25-techniques.txt`, 60 s cap): `--set push.packing=true` 18 +
+    /// 34, `--set push.packing_macros=true` 19 + 35, both 18 + 34, default 19 + 35. So both are off
+    /// by default.
     Features(u32),
 }
 
@@ -153,24 +153,24 @@ pub struct Strategy {
     pub inertia: bool,
     /// Bridges (see [`crate::bridge`]): when a backward search runs beside the forward one,
     /// the forward worker also searches from the start towards the state where the backward
-    /// search came closest to it, so the two meet there. Default on; `--no-bridges`. Off for
+    /// search came closest to it, so the two meet there. Default on; `--set search.bridges=false`. Off for
     /// A* (its forward half would no longer be push-optimal).
     pub bridges: bool,
     /// Live targets for the bridges (see [`crate::closest::Aim`]): the backward search offers
     /// the bridges its closest state that is not proved out of the start's reach (the player
     /// shut in the wrong region for good, or a start box frozen off the state's squares).
     /// Default off (measured neutral: the same levels at 10 s, none more at 60 s on the levels
-    /// where the backward search ends stuck at bound 0); `--live-targets`.
+    /// where the backward search ends stuck at bound 0); `--set search.live_targets=true`.
     pub live_targets: bool,
     /// Backward bridges (see [`crate::bridge`]): the mirror of the bridges. The backward
     /// worker also searches from the solved position towards the state where the forward
-    /// search came closest to the goals, so the two meet there. `--backward-bridges`.
+    /// search came closest to the goals, so the two meet there. `--set search.backward_bridges=true`.
     pub backward_bridges: bool,
     /// The perimeter (see [`crate::bridge`]): with the bridges, the forward worker also runs
     /// one larger search from the start ordered by how far the boxes are from their start
     /// squares, once it has expanded [`PERIMETER_AFTER`](crate::bridge::PERIMETER_AFTER)
     /// nodes, recording the start's neighbourhood for the backward search to meet. Default
-    /// on; `--no-perimeter`.
+    /// on; `--set search.perimeter=false`.
     pub perimeter: bool,
     /// The early perimeter: with [`Strategy::perimeter`], the forward worker runs it before
     /// its first expansion, [`EARLY_PERIMETER_EXPANSIONS`](crate::bridge::EARLY_PERIMETER_EXPANSIONS)
@@ -215,7 +215,7 @@ pub const STRATEGIES: &[(&str, &str)] = &[
     ("wastar", "forward weighted A* (g + 3h); wastarN for weight N"),
     ("greedy", "forward greedy best-first on the lower bound, no feature cells"),
     ("fess", "the default ordering: greedy with feature cells (boxes placed, areas) in turn every 3rd expansion; fessK: every K-th"),
-    ("portfolio", "several configurations racing; the first solution wins (see --portfolio) (default)"),
+    ("portfolio", "several configurations racing; the first solution wins (the members option) (default)"),
 ];
 
 impl Strategy {

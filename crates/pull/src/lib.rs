@@ -61,12 +61,12 @@ pub struct PullConfig {
     /// pulled onto now, a small search on the boxes near it checks that they can still let
     /// one in, and prunes the state when they cannot; verdicts are cached per thread (see
     /// [`bisolve_deadlock::sealed`]). Default off: measured neutral to slightly worse against the
-    /// clock (`--pull-sealed-starts`), though it cuts states at a fixed budget.
+    /// clock (`--set pull.sealed_starts=true`), though it cuts states at a fixed budget.
     pub sealed_starts: bool,
     /// Jams, the mirror of `PushConfig::jams`: when a pull leaves three or more boxes knotted
     /// together, a small search on them alone checks that one can still be pulled away from
     /// the squares around them, or all onto start squares there (see
-    /// [`bisolve_deadlock::jams`]). Default off (`--pull-jams`): like the confinement test, it
+    /// [`bisolve_deadlock::jams`]). Default off (`--set pull.jams=true`): like the confinement test, it
     /// cuts dead ends that lead the backward search close to the start, where the bridges
     /// aim from; see `benches/results/2026-11-27-jams.txt`.
     pub jams: bool,
@@ -77,13 +77,13 @@ pub struct PullConfig {
     pub confinement: bool,
     /// With `features`: count start squares packed in their packing order (see
     /// [`bisolve_deadlock::packing`]) instead of boxes on start squares in the feature cell.
-    /// Default off (`--packing`).
+    /// Default off (`--set push.packing=true`).
     pub packing: bool,
     /// Box moves, the mirror of `PushConfig::box_moves`: an expansion pulls a box to every
     /// square it can reach by pulls of it alone, the player walking between them, every
     /// position on the way a child recorded as one pull from the one before it; a box that
     /// the pull into a node moved is not pulled again from there. Default off
-    /// (`--pull-box-moves`), but the default portfolio's first restart turns it on for its run
+    /// (`--set pull.box_moves=true`), but the default portfolio's first restart turns it on for its run
     /// (`Restart::box_moves` in the engine). Only on boards of up to [`BOX_MOVE_MAX_CELLS`] cells.
     pub box_moves: bool,
 }

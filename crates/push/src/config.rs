@@ -30,11 +30,12 @@ pub struct PushConfig {
     /// checks that they can still open or finish it, and prunes the state when they cannot
     /// (see [`corral_deadlock`](crate::corral_deadlock)). Needs `corrals`. Default on.
     pub corral_deadlocks: bool,
-    /// Shut-in boxes: when a box off its goal has no side the player can reach, a small search
-    /// of pushes of the boxes fencing its zone off, the boxes inside standing as walls, checks
-    /// that the player can still come to push one of those inside, and prunes the state when
-    /// it cannot (see [`shut_in`](crate::shut_in)). Run at each expansion of the search, not in the bridges
-    /// ([`Expander::set_light`](bisolve_board::search::Expander::set_light)). Default on (`--no-shut-in`).
+    /// Shut-in boxes: when a box off its goal has no side the player can reach, a small search of
+    /// pushes of the boxes fencing its zone off, the boxes inside standing as walls, checks that
+    /// the player can still come to push one of those inside, and prunes the state when it cannot
+    /// (see [`shut_in`](crate::shut_in)). Run at each expansion of the search, not in the bridges
+    /// ([`Expander::set_light`](bisolve_board::search::Expander::set_light)). Default on (`--set
+    /// push.shut_in=false`).
     pub shut_in: bool,
     /// Pair deadlocks: a table, built before the search by pulling pairs of boxes back from
     /// the goals, of the two-box positions that can never be finished; a push that makes one
@@ -46,7 +47,7 @@ pub struct PushConfig {
     /// box and every two other boxes within four steps of it. Default off: on XSokoban 1-45
     /// and Sasquatch at a fixed budget it left the levels solved and the states to them as
     /// they were (the other tests already catch nearly every dead triple), and building the
-    /// table took up to 0.9 s a level (`--triple-deadlocks`).
+    /// table took up to 0.9 s a level (`--set push.triple_deadlocks=true`).
     pub triple_deadlocks: bool,
     /// Sealed goals: when a push leaves an empty goal that no box can enter now, a small
     /// search on the boxes near it checks that they can still let one in, and prunes the
@@ -57,20 +58,20 @@ pub struct PushConfig {
     /// neighbouring squares, diagonals included), a small search on those boxes alone checks
     /// that one of them can still get away from the squares around them, or all of them
     /// onto goals there, and prunes the state when none can; verdicts are cached per thread
-    /// (see [`bisolve_deadlock::jams`]). Default on (`--no-jams`).
+    /// (see [`bisolve_deadlock::jams`]). Default on (`--set push.jams=false`).
     pub jams: bool,
     /// Frozen walls: in the small searches of the corral deadlocks, sealed goals and jams,
     /// the boxes frozen on goals near the searched ones stand as walls (they never move
     /// again), where without it they are left out or pushed like the others (see
-    /// [`bisolve_deadlock::subset`]). Default on (`--no-frozen-walls`).
+    /// [`bisolve_deadlock::subset`]). Default on (`--set push.frozen_walls=false`).
     pub frozen_walls: bool,
-    /// Goal areas: when a push puts a box onto a goal of an area (the squares within one to
-    /// three steps of a cluster of goals), a search of the area alone, boxes leaving it and
-    /// coming in across its border, checks that its goals can still all be filled, and
-    /// prunes the state when they cannot; verdicts are cached per thread (see
-    /// [`bisolve_deadlock::goal_areas`]). Default off (`--goal-areas`): measured neutral (XSokoban
-    /// 1-45 and Sasquatch at 2M states a level, one thread, bidirectional: the same 57 levels,
-    /// 0.07% fewer states, 3% more time; at 60 s on 2 threads the same 37 + 39 levels).
+    /// Goal areas: when a push puts a box onto a goal of an area (the squares within one to three
+    /// steps of a cluster of goals), a search of the area alone, boxes leaving it and coming in
+    /// across its border, checks that its goals can still all be filled, and prunes the state when
+    /// they cannot; verdicts are cached per thread (see [`bisolve_deadlock::goal_areas`]). Default
+    /// off (`--set push.goal_areas=true`): measured neutral (XSokoban 1-45 and Sasquatch at 2M
+    /// states a level, one thread, bidirectional: the same 57 levels, 0.07% fewer states, 3% more
+    /// time; at 60 s on 2 threads the same 37 + 39 levels).
     pub goal_areas: bool,
     /// Goal macros: a box pushed onto the entrance of a goal room is taken on to the next
     /// goal of the room's packing order in one move (see [`bisolve_deadlock::rooms`]). Adds
@@ -79,7 +80,7 @@ pub struct PushConfig {
     /// Goal rooms with several entrances (corridor squares) get macros too; their paths are
     /// checked push by push with the boxes of the state, since the player may walk round
     /// outside the room (see [`bisolve_deadlock::rooms`]). Needs `goal_macros` or
-    /// `packing_macros`. Default off: measured neutral (`--room-entrances`; XSokoban 1-45
+    /// `packing_macros`. Default off: measured neutral (`--set push.room_entrances=true`; XSokoban 1-45
     /// and Sasquatch at 2M states a level, one thread: the same 21 + 34 levels, 0.5% more
     /// states; 5 XSokoban and 3 Sasquatch levels the default leaves unsolved get such rooms,
     /// none of them solved at 20 s on 2 threads).
@@ -95,7 +96,7 @@ pub struct PushConfig {
     /// out are those that park a box inside the room or fill it in another order. A box that
     /// stands on the entrance at the start goes in by a macro too (one without a push onto
     /// the entrance). With box moves, a run that brings its box onto the entrance goes on by
-    /// the macro. Needs `goal_cut`. Default on (`--no-room-discipline`): at 60 s a level on 2
+    /// the macro. Needs `goal_cut`. Default on (`--set push.room_discipline=false`): at 60 s a level on 2
     /// threads it solves XSokoban 26 in 1.7 s (unsolved without), and Microban I + II at 10 s
     /// stay 290/290 (see `benches/results/2026-11-27-room-discipline.txt`).
     pub room_discipline: bool,
@@ -103,7 +104,7 @@ pub struct PushConfig {
     /// time (a box must wait inside, off its goal, while others pass) gets a parking plan,
     /// found by a search backwards from the full room (see
     /// [`bisolve_deadlock::rooms::PlanRoom`]); the search then changes what the room holds only
-    /// by the plan's steps. Needs `room_discipline`. Default on (`--no-room-plans`): at 2M
+    /// by the plan's steps. Needs `room_discipline`. Default on (`--set push.room_plans=false`): at 2M
     /// states a level, one thread, XSokoban 1-45 and Sasquatch solve the same 57 levels,
     /// with 0.99 times the states (Sasquatch 27, the only solved level with a plan, 0.66);
     /// at 60 s on 2 threads 38 + 39 levels, the unsolved levels of earlier runs (see
@@ -118,13 +119,13 @@ pub struct PushConfig {
     /// With `features`: count goals packed in their packing order (see
     /// [`bisolve_deadlock::packing`]) instead of boxes on goals in the feature cell, so a box
     /// on a goal out of turn counts for nothing. Default off: measured neutral to slightly
-    /// worse (`--packing`; see `Weighting::Features`).
+    /// worse (`--set push.packing=true`; see `Weighting::Features`).
     pub packing: bool,
     /// Packing macros: a box pushed onto the square a goal's way in starts from (see
     /// [`bisolve_deadlock::packing`]), while that goal is next to fill and its way is free, is
     /// taken on to the goal in one move. Goals of goal rooms keep their room macros. Adds
     /// moves, removes none. Default off: measured neutral to slightly worse
-    /// (`--packing-macros`; see `Weighting::Features`).
+    /// (`--set push.packing_macros=true`; see `Weighting::Features`).
     pub packing_macros: bool,
     /// Box moves (after Festival's move model): an expansion moves a box to every square it can
     /// reach by a run of pushes of that box alone, the player walking between them, and every
@@ -133,9 +134,9 @@ pub struct PushConfig {
     /// (PI-corrals, tunnels, macros), the later ones are tested for deadlocks as any child. A box
     /// that the move into a node moved is not moved again from there
     /// ([`NodeRef::moved`](bisolve_board::search::NodeRef::moved)): its runs continue the run that
-    /// moved it. Default off (`--box-moves`), but the default portfolio's first restart turns it on
-    /// for its run (`Restart::box_moves` in the engine). Only on boards of up to
-    /// [`BOX_MOVE_MAX_CELLS`](bisolve_board::search::BOX_MOVE_MAX_CELLS) cells.
+    /// moved it. Default off (`--set push.box_moves=true`), but the default portfolio's first
+    /// restart turns it on for its run (`Restart::box_moves` in the engine). Only on boards of up
+    /// to [`BOX_MOVE_MAX_CELLS`](bisolve_board::search::BOX_MOVE_MAX_CELLS) cells.
     pub box_moves: bool,
 }
 

@@ -11,7 +11,7 @@ use crate::strategy::{Directions, Strategy, Weighting};
 /// One configuration of a portfolio.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Member {
-    /// The name used by `--portfolio`.
+    /// The name used by `members`.
     pub name: &'static str,
     /// What it is, for `bisolve strategies`.
     pub about: &'static str,
@@ -41,11 +41,12 @@ pub fn search_count(members: &[Member]) -> usize {
 /// 60 s). The gain is on the backward side: on 2 threads, 10 s a level, four forward dives
 /// solved none of the 33 levels one worker leaves unsolved, four backward dives 5 (2026-11-26,
 /// `benches/results/2026-11-26-backward-dives.txt`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Dives {
-    /// Workers per forward search (`--forward-dives`).
+    /// Workers per forward search (`dives.forward`).
     pub forward: usize,
-    /// Workers per backward search (`--dives`).
+    /// Workers per backward search (`dives.backward`).
     pub backward: usize,
 }
 

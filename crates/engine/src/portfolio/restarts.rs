@@ -39,7 +39,7 @@ pub struct Restart {
     pub cycle: Option<u32>,
     /// The forward searches' feature cells in the run this restart starts: `Some(true)`
     /// counts goals packed in their packing order (`PushConfig::packing`, the forward half of
-    /// `--packing`), `Some(false)` boxes on goals, `None` keeps the members' own. The
+    /// `--set push.packing=true`), `Some(false)` boxes on goals, `None` keeps the members' own. The
     /// backward searches keep theirs.
     pub packing: Option<bool>,
     /// The backward searches' lower bound in the run this restart starts (`pull-nearest`,

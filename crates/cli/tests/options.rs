@@ -1,0 +1,109 @@
+//! `bisolve options`, `--options FILE`, `--preset` and `--set`: the options as data, read back
+//! as written, applied to the search, and carried in the JSON records.
+
+mod harness;
+
+use harness::{bisolve, temp_file};
+
+/// The dotted keys of the TOML `bisolve options` prints, with their values.
+fn keys_and_values(toml: &str) -> Vec<(String, String)> {
+    let mut table = String::new();
+    let mut out = Vec::new();
+    for line in toml.lines().filter(|l| !l.starts_with('#')) {
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            table = name.to_string();
+        } else if let Some((key, value)) = line.split_once(" = ") {
+            let key = if table.is_empty() { key.to_string() } else { format!("{table}.{key}") };
+            out.push((key, value.to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_options_printed_read_back_the_same() {
+    let first = bisolve(&["options"]);
+    first.expect_code(0);
+    assert!(first.stdout.contains("\n[push]\n") && first.stdout.contains("\nfreeze = true\n"), "{first}");
+    let path = temp_file("options-round-trip.toml", &first.stdout);
+    let second = bisolve(&["options", "--options", harness::arg(&path)]);
+    second.expect_code(0);
+    assert_eq!(second.stdout, first.stdout);
+}
+
+#[test]
+fn set_and_a_file_change_what_is_printed_in_order() {
+    let path = temp_file("options-file.toml", "forward_weight = 1\n[push]\nfreeze = false\njams = false\n");
+    let run = bisolve(&["options", "--options", harness::arg(&path), "--set", "push.jams=true"]);
+    run.expect_code(0);
+    let values = keys_and_values(&run.stdout);
+    let value = |key: &str| values.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    assert_eq!(value("forward_weight"), Some("1"));
+    assert_eq!(value("push.freeze"), Some("false"));
+    assert_eq!(value("push.jams"), Some("true"), "--set comes after the file");
+    assert_eq!(value("strategy"), Some("\"portfolio\""), "keys the file lacks keep the preset's");
+}
+
+#[test]
+fn members_that_differ_leave_their_switches_unset() {
+    let run = bisolve(&["options", "--set", "members=bi-fess,bwd-fess-confined"]);
+    run.expect_code(0);
+    let unset = run.stdout.split("# Unset").nth(1).unwrap_or_else(|| panic!("no unset keys\n{run}"));
+    assert!(unset.contains("#   pull.confinement\n"), "{run}");
+    assert!(!keys_and_values(&run.stdout).iter().any(|(k, _)| k == "pull.confinement"), "{run}");
+}
+
+#[test]
+fn every_key_is_in_the_reference_page() {
+    let run = bisolve(&["options"]);
+    run.expect_code(0);
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/options.md"),
+    )
+    .expect("docs/options.md");
+    let keys = keys_and_values(&run.stdout);
+    assert!(keys.len() > 40, "{run}");
+    for (key, _) in keys {
+        assert!(page.contains(&format!("`{key}`")), "docs/options.md does not name `{key}`");
+    }
+}
+
+/// The same switch given by a file and by `--set` makes the same one-thread search, and not
+/// the default's.
+#[test]
+fn a_file_and_set_run_the_same_search() {
+    let level = ["levels/demo.xsb", "--level", "4", "--json", "--threads", "1"];
+    let states = |extra: &[&str]| -> u64 {
+        let run = bisolve(&[&level[..], extra].concat());
+        run.expect_code(0);
+        run.records()[0]["states"].as_u64().expect("states")
+    };
+    let path = temp_file("options-no-corrals.toml", "[push]\ncorrals = false\n");
+    let by_file = states(&["--options", harness::arg(&path)]);
+    assert_eq!(by_file, states(&["--set", "push.corrals=false"]));
+    assert_ne!(by_file, states(&[]), "the switch changes the search on this level");
+}
+
+#[test]
+fn the_record_carries_the_options_as_they_ran() {
+    for (threads, mode) in [("1", "off"), ("2", "on")] {
+        let run = bisolve(&["levels/demo.xsb", "--level", "1", "--json", "--threads", threads]);
+        run.expect_code(0);
+        let options = &run.records()[0]["options"];
+        assert_eq!(options["restarts"]["mode"], mode, "{threads} threads\n{run}");
+        assert_eq!(options["push"]["freeze"], true, "{run}");
+        assert_eq!(options["members"][0], "bi-fess", "{run}");
+    }
+}
+
+#[test]
+fn a_thread_count_that_drops_the_restarts_says_so() {
+    let run = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "3"]);
+    run.expect_code(0);
+    assert!(run.stderr.contains("bisolve: note: no restarts"), "{run}");
+    let quiet = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "3", "--quiet"]);
+    quiet.expect_code(0);
+    assert!(quiet.stderr.is_empty(), "{quiet}");
+    let two = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "2"]);
+    assert!(two.stderr.is_empty(), "{two}");
+}

@@ -1,0 +1,287 @@
+//! Options as data: everything that shapes a search except its limits and threads, in one
+//! validated [`SolverOptions`] that reads and writes TOML.
+//!
+//! Callers build options from a named preset ([`preset`], [`PRESETS`]), lay a file over them
+//! ([`SolverOptions::merge_toml`]) and change single keys ([`SolverOptions::set`], the command
+//! line's `--set key=value`). [`SolverOptions::plan`] checks them and turns them, for a thread
+//! count, into the [`Plan`] the engine runs, with the options as they will run (every switch
+//! the members agree on filled in, the restarts decided) and a note for each setting the
+//! thread count changed. Nothing else rewrites a member's configuration.
+//!
+//! Keys (see `docs/options.md` for each one's meaning and default):
+//! - `strategy`: `portfolio`, or one strategy of [`crate::STRATEGIES`];
+//! - `members`: the portfolio's members (see `bisolve strategies`);
+//! - `tables`: `shared` or `separate` visited tables for the members;
+//! - `forward_weight`: a thread holding both directions counts forward states this many times;
+//! - `dives.forward`, `dives.backward`: workers per search;
+//! - `restarts.mode` (`auto`, `on`, `off`), `restarts.schedule`, `restarts.keep_table`,
+//!   `restarts.early_perimeter`;
+//! - `search.*`, `push.*`, `pull.*`: switches ([`SearchSwitches`], [`PushSwitches`],
+//!   [`PullSwitches`]); one set holds for every member, one unset leaves each its own.
+
+mod plan;
+mod switches;
+
+use serde::{Deserialize, Serialize};
+
+pub use plan::{Plan, Planned};
+pub use switches::{PullSwitches, PushSwitches, SearchSwitches};
+
+use crate::portfolio::{Dives, TableMode, DIVES};
+use crate::strategy::FORWARD_WEIGHT;
+
+/// The restart schedule of the `default` preset, in the grammar of
+/// [`Restart::parse_list`](crate::Restart::parse_list); the same as
+/// [`RESTARTS`](crate::portfolio::RESTARTS).
+pub const DEFAULT_SCHEDULE: &str =
+    "10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box:pull-nearest,22:8,5:3:box";
+
+/// Everything that shapes a search except its limits and threads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SolverOptions {
+    /// `portfolio` (the members race), or the name of one strategy.
+    pub strategy: String,
+    /// The portfolio's members, by name (with `strategy = "portfolio"`).
+    pub members: Vec<String>,
+    /// Whether the members share one visited table.
+    pub tables: TableMode,
+    /// A thread that holds a forward and a backward search steps the one that has generated
+    /// least, counting the forward search's states this many times (1: equal turns).
+    pub forward_weight: u64,
+    /// Workers per search in the first run (the restarts set the backward ones of theirs).
+    pub dives: Dives,
+    /// Restarting the portfolio from scratch with other settings.
+    pub restarts: RestartOptions,
+    /// Switches of the searches outside their moves.
+    pub search: SearchSwitches,
+    /// Switches of the forward search.
+    pub push: PushSwitches,
+    /// Switches of the backward search.
+    pub pull: PullSwitches,
+}
+
+/// When a portfolio restarts, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RestartOptions {
+    /// `auto`: the schedule runs with 2 threads up to one per search (the case it was
+    /// measured in; one thread stays deterministic, and more threads already run several
+    /// workers per search), and a run on more threads says it dropped it; `on`: always;
+    /// `off`: never.
+    pub mode: RestartMode,
+    /// The runs after the first, as `SECS:DIVES[:box|single][:fessK][:packing|unpacked][:pull-BOUND]`
+    /// items, comma-separated: how long the run before each goes, the backward dives of the
+    /// run it starts, and optionally its moves, feature-cell turn, forward cells and backward
+    /// bound. The last runs for the rest of the time limit.
+    pub schedule: String,
+    /// A restart keeps the visited table of the runs before (their states are meetings for
+    /// the other side); `false` starts each run from an empty table.
+    pub keep_table: bool,
+    /// The first run of a portfolio that restarts runs the forward perimeter before its first
+    /// own expansion.
+    pub early_perimeter: bool,
+}
+
+/// Whether the restart schedule runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RestartMode {
+    /// With 2 threads up to one per search.
+    #[default]
+    Auto,
+    /// Always.
+    On,
+    /// Never.
+    Off,
+}
+
+impl Default for RestartOptions {
+    fn default() -> RestartOptions {
+        RestartOptions {
+            mode: RestartMode::Auto,
+            schedule: DEFAULT_SCHEDULE.to_string(),
+            keep_table: true,
+            early_perimeter: true,
+        }
+    }
+}
+
+impl Default for SolverOptions {
+    /// The `default` preset.
+    fn default() -> SolverOptions {
+        SolverOptions {
+            strategy: "portfolio".to_string(),
+            members: crate::portfolio::DEFAULT_MEMBERS.iter().map(|m| m.to_string()).collect(),
+            tables: TableMode::Shared,
+            forward_weight: FORWARD_WEIGHT,
+            dives: DIVES,
+            restarts: RestartOptions::default(),
+            search: SearchSwitches::default(),
+            push: PushSwitches::default(),
+            pull: PullSwitches::default(),
+        }
+    }
+}
+
+/// A named set of options.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    /// Its name, for `--preset`.
+    pub name: &'static str,
+    /// What it is for.
+    pub about: &'static str,
+    /// The options.
+    pub options: fn() -> SolverOptions,
+}
+
+/// Every preset.
+pub const PRESETS: &[Preset] = &[Preset {
+    name: "default",
+    about: "the bi-fess portfolio, with the restart schedule on 2 threads",
+    options: SolverOptions::default,
+}];
+
+/// The options of the preset `name`.
+pub fn preset(name: &str) -> Result<SolverOptions, OptionsError> {
+    PRESETS.iter().find(|p| p.name == name).map(|p| (p.options)()).ok_or_else(|| {
+        let known: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+        OptionsError::UnknownPreset { name: name.to_string(), known: known.join(", ") }
+    })
+}
+
+/// Why options could not be read, changed or used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// No preset has this name.
+    #[error("unknown preset {name:?}: use one of {known}")]
+    UnknownPreset {
+        /// The name asked for.
+        name: String,
+        /// The presets there are.
+        known: String,
+    },
+    /// `--set` named a key the options do not have.
+    #[error("unknown option {key:?} (`bisolve options` lists every key)")]
+    UnknownKey {
+        /// The key.
+        key: String,
+    },
+    /// A `--set` assignment without `=`.
+    #[error("{0:?}: expected KEY=VALUE")]
+    NotAnAssignment(String),
+    /// A value of the wrong kind for its key, or TOML that does not read.
+    #[error("{what}: {message}")]
+    BadValue {
+        /// The key, or the file.
+        what: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Options that read but cannot run.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl SolverOptions {
+    /// The options as a TOML document.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("options serialize")
+    }
+
+    /// Lays the TOML document `text` over these options: the keys it has replace theirs;
+    /// `what` names it in errors (a file's path).
+    pub fn merge_toml(&mut self, text: &str, what: &str) -> Result<(), OptionsError> {
+        let over: toml::Table = toml::from_str(text)
+            .map_err(|e| OptionsError::BadValue { what: what.into(), message: e.to_string() })?;
+        let mut base = self.as_table();
+        merge(&mut base, over);
+        *self = from_table(base, what)?;
+        Ok(())
+    }
+
+    /// Changes one key: `assignment` is `KEY=VALUE`, the key dotted (`push.freeze`), the value
+    /// TOML (`false`, `3`, `"text"`) or a bare word taken as text; `members` also takes a
+    /// comma-separated list.
+    pub fn set(&mut self, assignment: &str) -> Result<(), OptionsError> {
+        let (key, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| OptionsError::NotAnAssignment(assignment.to_string()))?;
+        let (key, value) = (key.trim(), value.trim());
+        if !SolverOptions::keys().iter().any(|k| k == key) {
+            return Err(OptionsError::UnknownKey { key: key.to_string() });
+        }
+        let mut value = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
+            Ok(mut t) => t.remove("v").expect("the key just written"),
+            Err(_) => toml::Value::String(value.to_string()),
+        };
+        if let (true, toml::Value::String(list)) = (key == "members", &value) {
+            value = toml::Value::Array(
+                list.split(',').map(|m| toml::Value::String(m.trim().to_string())).collect(),
+            );
+        }
+        let mut table = self.as_table();
+        let mut at = &mut table;
+        let mut parts: Vec<&str> = key.split('.').collect();
+        let last = parts.pop().expect("a key has a part");
+        for part in parts {
+            at = at
+                .entry(part)
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                .as_table_mut()
+                .expect("a dotted key's head is a table");
+        }
+        at.insert(last.to_string(), value);
+        *self = from_table(table, key)?;
+        Ok(())
+    }
+
+    /// Every key `set` takes, dotted, in the order of the TOML document.
+    pub fn keys() -> Vec<String> {
+        let mut keys = Vec::new();
+        for (name, value) in SolverOptions::default().as_table() {
+            match value {
+                toml::Value::Table(t) => keys.extend(t.keys().map(|k| format!("{name}.{k}"))),
+                _ => keys.push(name),
+            }
+        }
+        let switches: [(&str, &[&str]); 3] =
+            [("search", SearchSwitches::NAMES), ("push", PushSwitches::NAMES), ("pull", PullSwitches::NAMES)];
+        for (table, names) in switches {
+            keys.extend(names.iter().map(|n| format!("{table}.{n}")));
+        }
+        keys
+    }
+
+    /// The switches not set (dotted keys): with them, each member keeps its own value.
+    pub fn unset_switches(&self) -> Vec<String> {
+        let tables =
+            [("search", self.search.unset()), ("push", self.push.unset()), ("pull", self.pull.unset())];
+        tables.iter().flat_map(|(t, names)| names.iter().map(move |n| format!("{t}.{n}"))).collect()
+    }
+
+    fn as_table(&self) -> toml::Table {
+        toml::Table::try_from(self).expect("options serialize to a table")
+    }
+}
+
+/// Options from a TOML table; `what` names the source in errors.
+fn from_table(table: toml::Table, what: &str) -> Result<SolverOptions, OptionsError> {
+    SolverOptions::deserialize(table)
+        .map_err(|e| OptionsError::BadValue { what: what.to_string(), message: e.message().to_string() })
+}
+
+/// Lays `over` over `base`, table by table.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,189 @@
+//! From options to what runs: one strategy, or a portfolio with its restarts.
+
+use std::sync::atomic::AtomicBool;
+
+use bisolve_board::Level;
+use bisolve_pull::PullConfig;
+use bisolve_push::PushConfig;
+
+use super::{OptionsError, RestartMode, SolverOptions};
+use crate::limits::Limits;
+use crate::portfolio::{members, search_count, solve_portfolio, Portfolio, Restart};
+use crate::report::{Report, SolveError};
+use crate::solve::{solve, Config};
+use crate::strategy::Strategy;
+
+/// What to run on each level: one strategy, or a portfolio.
+#[derive(Debug, Clone)]
+pub enum Plan {
+    /// One strategy.
+    Single(Config),
+    /// Several configurations racing.
+    Portfolio(Portfolio),
+}
+
+/// A plan with the options it was made from, as they will run, and what the thread count
+/// changed.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// What runs.
+    pub plan: Plan,
+    /// The options as they run: every switch the members agree on filled in, and the restart
+    /// mode decided (`on` or `off`).
+    pub options: SolverOptions,
+    /// One line for each setting the thread count changed.
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    /// Solves one level.
+    pub fn solve(&self, level: &Level, limits: &Limits, cancel: &AtomicBool) -> Result<Report, SolveError> {
+        match self {
+            Plan::Single(config) => solve(level, config, limits, cancel),
+            Plan::Portfolio(p) => solve_portfolio(level, p, limits, cancel),
+        }
+    }
+
+    /// The strategy's name, for reports.
+    pub fn name(&self) -> String {
+        match self {
+            Plan::Single(c) => c.strategy.to_string(),
+            Plan::Portfolio(p) => {
+                let names: Vec<&str> = p.members.iter().map(|m| m.name).collect();
+                format!("portfolio({})", names.join(","))
+            }
+        }
+    }
+
+    /// Threads per level.
+    pub fn threads(&self) -> usize {
+        match self {
+            Plan::Single(c) => c.threads,
+            Plan::Portfolio(p) => p.threads,
+        }
+    }
+}
+
+/// Reads one switch of a forward configuration.
+type SwitchOf = fn(&PushConfig) -> bool;
+
+/// The switches as the searches of one strategy use them (see [`Strategy::forward_config`]):
+/// A* runs without macros, and the goal cut needs a backward search beside the forward one.
+fn effective(strategy: Strategy, push: PushConfig, pull: PullConfig) -> (Strategy, PushConfig, PullConfig) {
+    let mut push = strategy.forward_config(push);
+    let mut pull = strategy.backward_config(pull);
+    // Feature cells follow the ordering; they are not a switch.
+    push.features = PushConfig::default().features;
+    pull.features = PullConfig::default().features;
+    (strategy, push, pull)
+}
+
+impl SolverOptions {
+    /// A note for each switch set on that a strategy of `runs` cannot use, and `runs` made
+    /// into what the searches use.
+    fn tell_dropped(&self, runs: &[(Strategy, PushConfig, PullConfig)], notes: &mut Vec<String>) {
+        let asked: [(&str, Option<bool>, SwitchOf); 3] = [
+            ("push.goal_macros", self.push.goal_macros, |p: &PushConfig| p.goal_macros),
+            ("push.packing_macros", self.push.packing_macros, |p: &PushConfig| p.packing_macros),
+            ("push.goal_cut", self.push.goal_cut, |p: &PushConfig| p.goal_cut),
+        ];
+        for (key, set, read) in asked {
+            let dropped = runs
+                .iter()
+                .find(|(s, push, pull)| set == Some(true) && !read(&effective(*s, *push, *pull).1));
+            if let Some((strategy, ..)) = dropped {
+                notes.push(format!(
+                    "{key} is off for {strategy}: A* runs without macros, and the goal cut needs both directions"
+                ));
+            }
+        }
+    }
+
+    /// Checks the options and makes the plan for `threads` threads (at least 1).
+    pub fn plan(&self, threads: usize) -> Result<Planned, OptionsError> {
+        let threads = threads.max(1);
+        if self.forward_weight == 0 {
+            return Err(OptionsError::Invalid("forward_weight must be at least 1".into()));
+        }
+        for (name, n) in [("dives.forward", self.dives.forward), ("dives.backward", self.dives.backward)] {
+            if !(1..=64).contains(&n) {
+                return Err(OptionsError::Invalid(format!("{name} must be 1 to 64, not {n}")));
+            }
+        }
+        let schedule = Restart::parse_list(&self.restarts.schedule)
+            .map_err(|e| OptionsError::Invalid(format!("restarts.schedule: {e}")))?;
+        let mut options = self.clone();
+        let mut notes = Vec::new();
+        if !self.strategy.trim().eq_ignore_ascii_case("portfolio") {
+            let mut strategy = Strategy::parse(&self.strategy).map_err(OptionsError::Invalid)?;
+            self.search.apply(&mut strategy);
+            let (mut push, mut pull) = (PushConfig::default(), PullConfig::default());
+            self.push.apply(&mut push);
+            self.pull.apply(&mut pull);
+            let runs = [(strategy, push, pull)];
+            self.tell_dropped(&runs, &mut notes);
+            let runs: Vec<_> = runs.iter().map(|&(s, push, pull)| effective(s, push, pull)).collect();
+            options.search.resolve(runs.iter().map(|r| &r.0));
+            options.push.resolve(runs.iter().map(|r| &r.1));
+            options.pull.resolve(runs.iter().map(|r| &r.2));
+            if self.restarts.mode == RestartMode::On {
+                notes.push(format!("restarts are for portfolios: strategy {} runs without", self.strategy));
+            }
+            options.restarts.mode = RestartMode::Off;
+            let config = Config { strategy, threads, push, pull, forward_weight: self.forward_weight };
+            return Ok(Planned { plan: Plan::Single(config), options, notes });
+        }
+        let mut chosen = members(&self.members.join(",")).map_err(OptionsError::Invalid)?;
+        for m in &mut chosen {
+            self.search.apply(&mut m.strategy);
+            self.push.apply(&mut m.push);
+            self.pull.apply(&mut m.pull);
+        }
+        let runs: Vec<_> = chosen.iter().map(|m| (m.strategy, m.push, m.pull)).collect();
+        self.tell_dropped(&runs, &mut notes);
+        let runs: Vec<_> = runs.iter().map(|&(s, push, pull)| effective(s, push, pull)).collect();
+        options.search.resolve(runs.iter().map(|r| &r.0));
+        options.push.resolve(runs.iter().map(|r| &r.1));
+        options.pull.resolve(runs.iter().map(|r| &r.2));
+        let searches = search_count(&chosen);
+        let restart = match self.restarts.mode {
+            RestartMode::On => true,
+            RestartMode::Off => false,
+            RestartMode::Auto => {
+                let fits = (2..=searches).contains(&threads);
+                // One thread is deterministic by design and runs no timed schedule; more
+                // threads than searches losing it is what a run must say.
+                if threads > searches && !schedule.is_empty() {
+                    let range = if searches == 2 {
+                        "2 threads".to_string()
+                    } else {
+                        format!("2 to {searches} threads")
+                    };
+                    notes.push(format!(
+                        "no restarts: restarts.mode = \"auto\" runs the schedule with {range}, and this run has \
+                         {threads} (--set restarts.mode=on runs it anyway)"
+                    ));
+                }
+                fits
+            }
+        };
+        options.restarts.mode =
+            if restart && !schedule.is_empty() { RestartMode::On } else { RestartMode::Off };
+        let mut restarts = if restart { schedule } else { Vec::new() };
+        // The forward dives hold in every run: the schedule names backward dives only.
+        for r in &mut restarts {
+            r.dives.forward = self.dives.forward;
+        }
+        let portfolio = Portfolio {
+            members: chosen,
+            threads,
+            tables: self.tables,
+            forward_weight: self.forward_weight,
+            dives: self.dives,
+            restarts,
+            keep_table: self.restarts.keep_table,
+            early_perimeter: self.restarts.early_perimeter,
+        };
+        Ok(Planned { plan: Plan::Portfolio(portfolio), options, notes })
+    }
+}
