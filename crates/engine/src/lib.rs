@@ -1,9 +1,11 @@
 //! bisolve's search engine: the best-first loop generic over a direction, the visited table
-//! shared by every worker, the bidirectional runner, stitching, limits and statistics.
+//! shared by every worker, the one scheduler, stitching, limits and statistics.
 //!
-//! [`solve()`] is the entry point: it seeds the forward and backward searches, runs them on one
-//! thread or several, rebuilds the push sequence where they meet, writes it as LURD and
-//! replays it on the level before returning it.
+//! Every search is a portfolio of one or more members ([`portfolio`]), run by one scheduler
+//! that seeds the forward and backward searches, runs them on one thread or several, rebuilds
+//! the push sequence where they meet, writes it as LURD and replays it on the level before
+//! returning it. [`SolverOptions`] says what runs, as data; [`solve()`] runs one strategy (a
+//! portfolio of one member).
 
 pub mod bridge;
 pub mod closest;

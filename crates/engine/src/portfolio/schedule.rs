@@ -476,10 +476,15 @@ fn race<J: Send>(jobs: Vec<J>, stop: &Stop<'_>, run: impl Fn(J) -> End + Sync) -
         .build()
         .map_err(|e| SolveError::Threads(e.to_string()))?;
     let ends: Mutex<Vec<std::thread::Result<End>>> = Mutex::new(Vec::with_capacity(jobs.len()));
+    // Every job starts once all have a thread: on a loaded machine a pool thread can start
+    // late, and a job running alone until then is not the race the searches are tuned for
+    // (the forward search's closest states, say, never reach the backward bridges).
+    let all_started = std::sync::Barrier::new(jobs.len());
     pool.scope(|s| {
         for job in jobs {
-            let (ends, run) = (&ends, &run);
+            let (ends, run, all_started) = (&ends, &run, &all_started);
             s.spawn(move |_| {
+                all_started.wait();
                 // A panicking job stops the others (the guard's drop) and is reported as
                 // `SolveError::Panic` below, not re-raised in the caller.
                 let end = std::panic::catch_unwind(AssertUnwindSafe(|| {
