@@ -11,10 +11,13 @@
 //! - [`subset`]: small exhaustive searches on a few boxes alone, with their verdict caches;
 //!   [`jams`], [`sealed`] and [`goal_areas`] are tests built on them.
 //! - [`rooms`], [`packing`]: goal rooms and the orders they fill in, for macros and features.
+//! - [`checks`]: the tests a child is put to after a move, behind one trait, so each direction
+//!   runs them as one list.
 //!
 //! This crate knows nothing of threads or of the search loop.
 
 pub mod bound;
+pub mod checks;
 pub mod diagonal;
 pub mod freeze;
 pub mod goal_areas;

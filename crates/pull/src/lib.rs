@@ -24,14 +24,14 @@ use bisolve_board::moves::Push;
 use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
-use bisolve_board::{
-    Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, RunReach, SquareDirs, State, NO_CELL,
-};
+use bisolve_board::{Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
 use bisolve_deadlock::bound::{BoundKind, LowerBound};
-use bisolve_deadlock::jams::JamCheck;
+use bisolve_deadlock::checks::{
+    any_dead, AfterMove, DeadlockTest, JamTest, PairTest, SealedTest, TestCaches,
+};
 use bisolve_deadlock::packing::PackingOrder;
 use bisolve_deadlock::pairs::{PairMode, PairTable};
-use bisolve_deadlock::sealed::{SealedCheck, SealedTargets};
+use bisolve_deadlock::sealed::SealedTargets;
 
 use std::sync::Arc;
 
@@ -118,8 +118,9 @@ pub struct Backward<'a> {
     /// The start squares' packing order, when feature cells count packed start squares.
     packing: Option<PackingOrder>,
     start_freeze: Option<Arc<StartFreeze>>,
-    /// The start squares' neighbourhoods for the sealed-start test, when it is on.
-    sealed: Option<SealedTargets>,
+    /// The tests a child is put to once its player's region is known, in order: pairs,
+    /// sealed start squares, jams (those switched on).
+    tests: Vec<Box<dyn DeadlockTest>>,
 }
 
 impl<'a> Backward<'a> {
@@ -155,7 +156,16 @@ impl<'a> Backward<'a> {
         } else {
             None
         };
-        let sealed = config.sealed_starts.then(|| SealedTargets::new(board, PairMode::Pull));
+        let mut tests: Vec<Box<dyn DeadlockTest>> = Vec::new();
+        if let Some(p) = &pairs {
+            tests.push(Box::new(PairTest(p.clone())));
+        }
+        if config.sealed_starts {
+            tests.push(Box::new(SealedTest(SealedTargets::new(board, PairMode::Pull))));
+        }
+        if config.jams {
+            tests.push(Box::new(JamTest));
+        }
         let mut config = config;
         config.box_moves &= board.n_cells() <= BOX_MOVE_MAX_CELLS;
         Backward {
@@ -166,7 +176,7 @@ impl<'a> Backward<'a> {
             pairs,
             packing,
             start_freeze,
-            sealed,
+            tests,
         }
     }
 
@@ -188,21 +198,17 @@ pub struct PullScratch {
     bound: LowerBound,
     pruned_dead: u64,
     pruned_bound: u64,
-    pruned_pairs: u64,
     start_freeze: Option<StartScratch>,
     pruned_start_freeze: u64,
-    sealed: SealedCheck,
-    /// The jam test's working memory and verdicts.
-    jams: JamCheck,
+    /// The caches and counters of the tests in [`Backward::tests`].
+    checks: TestCaches,
     confine: ConfineCheck,
     /// The confinement test for bridge targets ([`Expander::worth_aiming_at`]), with its own
     /// counters and cache: it runs whether or not `confine` prunes.
     aim_confine: ConfineCheck,
-    /// Box moves: the positions of the box's runs still to extend (square, last pull, pulls
-    /// so far) and the (square, last pull) pairs already reached; how many boxes were left
-    /// to the run that moved them, and how many children came after a run's first pull.
-    run: Vec<(Cell, Dir, u16)>,
-    run_seen: SquareDirs,
+    /// Box moves: the walk of a box's runs; how many boxes were left to the run that moved
+    /// them, and how many children came after a run's first pull.
+    runs: BoxRuns,
     runs_skipped: u64,
     run_pulls: u64,
 }
@@ -269,20 +275,9 @@ impl Backward<'_> {
             (player, 0)
         };
         debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
-        if let Some(pairs) = &self.pairs {
-            if pairs.is_dead_with_any(to, node.boxes, i, &s.boxes, player) {
-                s.pruned_pairs += 1;
-                s.boxes.shift(to, b);
-                return false;
-            }
-        }
-        if let Some(sealed) = &self.sealed {
-            if s.sealed.is_dead(sealed, board, &s.boxes, to, player, &[]) {
-                s.boxes.shift(to, b);
-                return false;
-            }
-        }
-        if self.config.jams && s.jams.is_dead(board, &s.boxes, to, player, &[]) {
+        let child =
+            AfterMove { board, before: node.boxes, index: i, to, boxes: &s.boxes, player, walls: &[] };
+        if any_dead(&self.tests, &mut s.checks, &child) {
             s.boxes.shift(to, b);
             return false;
         }
@@ -324,35 +319,16 @@ impl Backward<'_> {
         let board = self.board;
         let b = node.boxes[i];
         let firsts_end = out.len();
-        s.run_seen.next();
-        s.run.clear();
-        for c in &out[first..] {
-            s.run_seen.insert(c.to, c.dir);
-            s.run.push((c.to, c.dir, 1));
-        }
-        let mut k = 0;
-        while k < s.run.len() {
-            let (at, last, steps) = s.run[k];
-            k += 1;
-            // The box on `at`, the player beyond it: where can it be pulled next?
-            s.boxes.shift(b, at);
-            let player = board.neighbour(at, last);
+        s.runs.start(out[first..].iter().map(|c| (c.to, c.dir)));
+        loop {
             let labels = self.config.features.then_some(&s.areas);
-            let reach = RunReach::of_run(board, &s.boxes, labels, &mut s.child_reach, b, at, player);
-            let mut next = [(NO_CELL, Dir::Up); 4];
-            let mut n = 0;
-            for d in Dir::ALL {
-                let to = board.neighbour(at, d);
-                if to != NO_CELL && reach.reaches(to) && s.run_seen.insert(to, d) {
-                    next[n] = (to, d);
-                    n += 1;
-                }
-            }
-            s.boxes.shift(at, b);
-            let steps = steps.saturating_add(1);
-            for &(to, d) in &next[..n] {
-                if self.pull_child(s, node, ctx, i, to, d, steps, out) {
-                    s.run.push((to, d, steps));
+            let Some(step) = s.runs.step(Side::Backward, board, &mut s.boxes, labels, &mut s.child_reach, b)
+            else {
+                break;
+            };
+            for &(to, d) in step.moves() {
+                if self.pull_child(s, node, ctx, i, to, d, step.steps, out) {
+                    s.runs.go_on(to, d, step.steps);
                 }
             }
         }
@@ -377,15 +353,12 @@ impl Expander for Backward<'_> {
             bound: LowerBound::new(self.config.bound),
             pruned_dead: 0,
             pruned_bound: 0,
-            pruned_pairs: 0,
             start_freeze: self.start_freeze.as_deref().map(StartFreeze::scratch),
             pruned_start_freeze: 0,
-            sealed: SealedCheck::new(n),
-            jams: JamCheck::new(n, PairMode::Pull),
+            checks: TestCaches::new(self.board, PairMode::Pull, false),
             confine: ConfineCheck::new(n),
             aim_confine: ConfineCheck::new(n),
-            run: Vec::new(),
-            run_seen: SquareDirs::new(n),
+            runs: BoxRuns::new(n),
             runs_skipped: 0,
             run_pulls: 0,
         }
@@ -543,16 +516,16 @@ impl Expander for Backward<'_> {
         vec![
             ("pull dead squares", s.pruned_dead),
             ("pull bound", s.pruned_bound),
-            ("pull pair deadlock", s.pruned_pairs),
+            ("pull pair deadlock", s.checks.pruned_pairs),
             ("pull start freeze", s.pruned_start_freeze),
-            ("pull sealed start deadlock", s.sealed.proved),
-            ("pull sealed start searches", s.sealed.searches),
-            ("pull sealed start searches given up", s.sealed.gave_up),
-            ("pull sealed start checks", s.sealed.checks),
-            ("pull jam deadlock", s.jams.proved),
-            ("pull jam searches", s.jams.searches),
-            ("pull jam searches given up", s.jams.gave_up),
-            ("pull jam checks", s.jams.checks),
+            ("pull sealed start deadlock", s.checks.sealed.proved),
+            ("pull sealed start searches", s.checks.sealed.searches),
+            ("pull sealed start searches given up", s.checks.sealed.gave_up),
+            ("pull sealed start checks", s.checks.sealed.checks),
+            ("pull jam deadlock", s.checks.jams.proved),
+            ("pull jam searches", s.checks.jams.searches),
+            ("pull jam searches given up", s.checks.jams.gave_up),
+            ("pull jam checks", s.checks.jams.checks),
             ("pull confined player", s.confine.proved),
             ("pull confinement searches", s.confine.searches),
             ("pull confinement searches given up", s.confine.gave_up),

@@ -55,17 +55,17 @@ use bisolve_board::moves::{pushes_along, Push};
 use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
-use bisolve_board::{
-    Areas, Board, BoxMap, Cell, Dir, Fingerprint, Reach, RunReach, SquareDirs, State, NO_CELL,
-};
+use bisolve_board::{Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
 use bisolve_deadlock::bound::LowerBound;
+use bisolve_deadlock::checks::{
+    any_dead, AfterMove, DeadlockTest, GoalAreaTest, JamTest, PairTest, SealedTest, TestCaches, TripleTest,
+};
 use bisolve_deadlock::diagonal;
 use bisolve_deadlock::goal_areas::{AreaCheck, GoalAreas};
-use bisolve_deadlock::jams::JamCheck;
 use bisolve_deadlock::packing::PackingOrder;
 use bisolve_deadlock::pairs::{PairMode, PairTable};
 use bisolve_deadlock::rooms::{GoalRoom, GoalRooms, PlanKeys, MAX_PLAN_ROOMS};
-use bisolve_deadlock::sealed::{SealedCheck, SealedTargets};
+use bisolve_deadlock::sealed::SealedTargets;
 use bisolve_deadlock::triples::TripleTable;
 
 use std::sync::Arc;
@@ -82,10 +82,6 @@ use bisolve_deadlock::freeze::{FreezeCheck, Verdict};
 /// Every direction, as the bits of `Forward::move_box`'s `dirs`.
 const ALL_DIRS: u8 = 0b1111;
 
-/// How far (row plus column distance) from the pushed box the other two boxes of a triple
-/// checked against the triple table may be.
-const TRIPLE_REACH: usize = 4;
-
 /// The forward move generator for one level.
 #[derive(Debug)]
 pub struct Forward<'a> {
@@ -95,10 +91,9 @@ pub struct Forward<'a> {
     pairs: Option<Arc<PairTable>>,
     /// The triple deadlock table, when it is on and the board is small enough for one.
     triples: Option<Arc<TripleTable>>,
-    /// The goals' neighbourhoods for the sealed-goal test, when it is on.
-    sealed: Option<SealedTargets>,
-    /// The goal areas, when the test is on and the board has some.
-    goal_areas: Option<GoalAreas>,
+    /// The tests a child is put to once its player's region is known, in order: pairs,
+    /// triples, sealed goals, jams, goal areas (those switched on).
+    tests: Vec<Box<dyn DeadlockTest>>,
     /// Goal rooms with packing orders or parking plans, when goal or packing macros are on
     /// (empty when the level has none; packing macros leave room goals to room macros,
     /// whichever macros are on, so that a macro move decodes the same way for every
@@ -205,14 +200,29 @@ impl<'a> Forward<'a> {
         } else {
             None
         };
+        let mut tests: Vec<Box<dyn DeadlockTest>> = Vec::new();
+        if let Some(p) = &pairs {
+            tests.push(Box::new(PairTest(p.clone())));
+        }
+        if let Some(t) = &triples {
+            tests.push(Box::new(TripleTest(t.clone())));
+        }
+        if let Some(s) = sealed {
+            tests.push(Box::new(SealedTest(s)));
+        }
+        if config.jams {
+            tests.push(Box::new(JamTest));
+        }
+        if let Some(a) = goal_areas {
+            tests.push(Box::new(GoalAreaTest(a)));
+        }
         Forward {
             board,
             start,
             config,
             pairs,
             triples,
-            sealed,
-            goal_areas,
+            tests,
             rooms,
             packing,
             counts_packed,
@@ -407,44 +417,19 @@ impl Forward<'_> {
         }
         let board = self.board;
         let firsts_end = out.len();
-        s.run_seen.next();
-        s.run.clear();
-        for c in out[first..].iter().filter(|c| !c.is_macro) {
-            s.run_seen.insert(c.to, c.dir);
-            s.run.push((c.to, c.dir, 1));
-        }
-        let mut k = 0;
-        while k < s.run.len() {
-            let (at, last, steps) = s.run[k];
-            k += 1;
-            // The box on `at`, the player behind it: where can it go next?
-            s.boxes.shift(b, at);
-            let player = board.neighbour(at, last.opposite());
+        s.runs.start(out[first..].iter().filter(|c| !c.is_macro).map(|c| (c.to, c.dir)));
+        loop {
             let labels = self.config.features.then_some(&s.areas);
-            let reach = RunReach::of_run(board, &s.boxes, labels, &mut s.child_reach, b, at, player);
-            let mut next = [(NO_CELL, Dir::Up); 4];
-            let mut n = 0;
-            let neighbours = *board.neighbours(at);
-            for (d, &ahead) in neighbours.iter().enumerate() {
-                let behind = neighbours[(d + 2) & 3];
-                if ahead == NO_CELL
-                    || s.boxes.is_box(ahead)
-                    || behind == NO_CELL
-                    || !reach.reaches(behind)
-                    || !s.run_seen.insert(ahead, Dir::from_index(d))
-                {
-                    continue;
-                }
+            let Some(step) = s.runs.step(Side::Forward, board, &mut s.boxes, labels, &mut s.child_reach, b)
+            else {
+                break;
+            };
+            let (at, steps) = (step.at, step.steps);
+            for &(ahead, d) in step.moves() {
                 if self.config.dead_squares && board.is_push_dead(ahead) {
                     s.pruned_dead += 1;
                     continue;
                 }
-                next[n] = (ahead, Dir::from_index(d));
-                n += 1;
-            }
-            s.boxes.shift(at, b);
-            let steps = steps.saturating_add(1);
-            for &(ahead, d) in &next[..n] {
                 if self.discipline.as_ref().is_some_and(|m| m[ahead as usize] == DISCIPLINED_ENTRANCE) {
                     // Room discipline: the run's box goes in by the room's macro, or not at all.
                     if let Some((room, e)) = self.goal_rooms().and_then(|r| r.entered(ahead, d)) {
@@ -453,7 +438,7 @@ impl Forward<'_> {
                     continue;
                 }
                 if self.add_child(s, node, ctx, i, ahead, d, Arrival::Run(at, steps), out) {
-                    s.run.push((ahead, d, steps));
+                    s.runs.go_on(ahead, d, steps);
                 }
             }
         }
@@ -540,35 +525,18 @@ impl Forward<'_> {
             (player, 0)
         };
         debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, macro_player.unwrap_or(b)));
-        if let Some(pairs) = &self.pairs {
-            if pairs.is_dead_with_any(to, node.boxes, i, &s.boxes, player) {
-                s.pruned_pairs += 1;
-                s.boxes.shift(to, b);
-                return false;
-            }
-        }
-        if let Some(triples) = &self.triples {
-            if self.triple_dead(triples, node.boxes, i, to) {
-                s.pruned_triples += 1;
-                s.boxes.shift(to, b);
-                return false;
-            }
-        }
-        if let Some(sealed) = &self.sealed {
-            if s.sealed.is_dead(sealed, board, &s.boxes, to, player, self.walls(&s.frozen)) {
-                s.boxes.shift(to, b);
-                return false;
-            }
-        }
-        if self.config.jams && s.jams.is_dead(board, &s.boxes, to, player, self.walls(&s.frozen)) {
+        let child = AfterMove {
+            board,
+            before: node.boxes,
+            index: i,
+            to,
+            boxes: &s.boxes,
+            player,
+            walls: self.walls(&s.frozen),
+        };
+        if any_dead(&self.tests, &mut s.checks, &child) {
             s.boxes.shift(to, b);
             return false;
-        }
-        if let Some(areas) = &self.goal_areas {
-            if s.goal_areas.is_dead(areas, board, &s.boxes, to, player) {
-                s.boxes.shift(to, b);
-                return false;
-            }
         }
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         s.boxes.shift(to, b);
@@ -592,24 +560,6 @@ impl Forward<'_> {
         });
         true
     }
-
-    /// True if box `i`, moved to `to`, makes a dead triple with two other boxes within
-    /// [`TRIPLE_REACH`] steps (row plus column distance) of `to` (the first eight such boxes in
-    /// box order; checking fewer triples only prunes less).
-    fn triple_dead(&self, triples: &TripleTable, boxes: &[Cell], i: usize, to: Cell) -> bool {
-        let (x, y) = self.board.xy(to);
-        let mut near = [0 as Cell; 8];
-        let mut k = 0;
-        for (j, &c) in boxes.iter().enumerate() {
-            let (cx, cy) = self.board.xy(c);
-            if j != i && x.abs_diff(cx) + y.abs_diff(cy) <= TRIPLE_REACH && k < near.len() {
-                near[k] = c;
-                k += 1;
-            }
-        }
-        let near = &near[..k];
-        near.iter().enumerate().any(|(a, &p)| near[a + 1..].iter().any(|&q| triples.is_dead(to, p, q)))
-    }
 }
 
 /// Per-thread working memory of the forward search.
@@ -629,21 +579,16 @@ pub struct PushScratch {
     shut_in: ShutInCheck,
     /// A bridge is expanding (see [`Expander::set_light`]): no shut-in test.
     light: bool,
-    sealed: SealedCheck,
-    /// The jam test's working memory and verdicts.
-    jams: JamCheck,
-    /// The goal-area test's working memory and verdicts.
-    goal_areas: AreaCheck,
+    /// The caches and counters of the tests in [`Forward::tests`].
+    checks: TestCaches,
     /// Boxes frozen on goals in the state being expanded, and in a child.
     frozen: Vec<Cell>,
     child_frozen: Vec<Cell>,
     /// A second bound for children whose frozen set differs from their parent's.
     fresh: LowerBound,
     child_boxes: Vec<Cell>,
-    /// Box moves: the positions of the box's runs still to extend (square, last push,
-    /// pushes so far) and the (square, last push) pairs already reached.
-    run: Vec<(Cell, Dir, u16)>,
-    run_seen: SquareDirs,
+    /// Box moves: the walk of a box's runs.
+    runs: BoxRuns,
     runs_skipped: u64,
     run_pushes: u64,
     pruned_dead: u64,
@@ -654,8 +599,6 @@ pub struct PushScratch {
     pruned_frozen_goals: u64,
     pruned_corral: u64,
     corral_dead: u64,
-    pruned_pairs: u64,
-    pruned_triples: u64,
     macros: u64,
     packing_macros: u64,
     goal_cuts: u64,
