@@ -30,6 +30,6 @@ pub use crate::dir::Dir;
 pub use crate::error::{LevelError, LevelErrorKind, ParseError};
 pub use crate::level::{load_collection, Collection, Level, LevelEntry};
 pub use crate::reach::{Areas, BoxMap, Moved, Reach, RunReach, SquareDirs};
-pub use crate::runs::{BoxRuns, RunStep};
+pub use crate::runs::{child_region, BoxRuns, RunStep};
 pub use crate::state::State;
 pub use crate::zobrist::{splitmix64, Fingerprint, PassThrough, Zobrist};

@@ -2,6 +2,8 @@
 //! fixed, every position on the way a child of the node the runs start from. The breadth-first
 //! walk over (square, last move) pairs is the same in both directions; only where the player
 //! must stand for the next move differs, and the direction's own tests judge each child.
+//! [`child_region`] gives a child's player region the same way for every move of either
+//! direction.
 
 use crate::board::Board;
 use crate::cell::{Cell, NO_CELL};
@@ -106,4 +108,38 @@ impl BoxRuns {
     pub fn go_on(&mut self, to: Cell, dir: Dir, steps: u16) {
         self.queue.push((to, dir, steps));
     }
+}
+
+/// The normalized player square and the area count (0 without labels) of the child in which
+/// the box on `from` has moved to `to` and the player stands on `stands`; `boxes` shows the
+/// child. With `labels`, the node's areas, both are read from them. Without, the ring test on
+/// `reach`, the node's fill (its smallest square `region_min`), answers for a `single` move
+/// from the node (the player on `from`), and anything else is filled into `fill`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn child_region(
+    board: &Board,
+    boxes: &BoxMap,
+    labels: Option<&Areas>,
+    reach: &Reach,
+    fill: &mut Reach,
+    region_min: Cell,
+    (from, to): (Cell, Cell),
+    stands: Cell,
+    single: bool,
+) -> (Cell, u32) {
+    let (player, areas) = match labels {
+        Some(areas) => {
+            // A run of box moves may bring the box back round to its square.
+            let (count, player) =
+                if to == from { areas.unmoved(stands) } else { areas.after_move(board, from, to, stands) };
+            (player, count)
+        }
+        None => {
+            let ring = if single { reach.child_min(board, boxes, region_min, from, to) } else { None };
+            (ring.unwrap_or_else(|| fill.fill(board, boxes, stands)), 0)
+        }
+    };
+    debug_assert_eq!(player, fill.fill(board, boxes, stands));
+    (player, areas)
 }

@@ -122,6 +122,13 @@ impl Zobrist {
         Fingerprint(self.player[cell as usize])
     }
 
+    /// The fingerprint of a child: `base` is the node's without its player's key, the box on
+    /// `from` has moved to `to`, and the normalized player is on `player`.
+    #[inline]
+    pub fn after_move(&self, base: Fingerprint, from: Cell, to: Cell, player: Cell) -> Fingerprint {
+        base ^ self.box_key(from) ^ self.box_key(to) ^ self.player_key(player)
+    }
+
     /// The fingerprint of a box set with the normalized player on `player`.
     #[inline]
     pub fn fingerprint(&self, boxes: &[Cell], normalized_player: Cell) -> Fingerprint {

@@ -28,3 +28,18 @@ pub mod rooms;
 pub mod sealed;
 pub mod subset;
 pub mod triples;
+
+use std::sync::Arc;
+
+/// A table the searches of one level share: when it is wanted (`on`), the first that another
+/// search already holds (`theirs`), else one `build` makes (`None` where the board gets none).
+pub fn shared<T>(
+    on: bool,
+    theirs: impl IntoIterator<Item = Option<Arc<T>>>,
+    build: impl FnOnce() -> Option<T>,
+) -> Option<Arc<T>> {
+    if !on {
+        return None;
+    }
+    theirs.into_iter().flatten().next().or_else(|| build().map(Arc::new))
+}

@@ -24,7 +24,9 @@ use bisolve_board::moves::Push;
 use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
-use bisolve_board::{Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
+use bisolve_board::{
+    child_region, Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Reach, State, NO_CELL,
+};
 use bisolve_deadlock::bound::{BoundKind, LowerBound};
 use bisolve_deadlock::checks::{
     any_dead, AfterMove, DeadlockTest, JamTest, PairTest, SealedTest, TestCaches,
@@ -32,6 +34,7 @@ use bisolve_deadlock::checks::{
 use bisolve_deadlock::packing::PackingOrder;
 use bisolve_deadlock::pairs::{PairMode, PairTable};
 use bisolve_deadlock::sealed::SealedTargets;
+use bisolve_deadlock::shared;
 
 use std::sync::Arc;
 
@@ -138,24 +141,14 @@ impl<'a> Backward<'a> {
         config: PullConfig,
         others: &[Backward<'_>],
     ) -> Backward<'a> {
-        let pairs = if config.pair_deadlocks {
-            others
-                .iter()
-                .find_map(|o| o.pairs.clone())
-                .or_else(|| PairTable::new(board, PairMode::Pull).map(Arc::new))
-        } else {
-            None
-        };
+        let pairs = shared(config.pair_deadlocks, others.iter().map(|o| o.pairs.clone()), || {
+            PairTable::new(board, PairMode::Pull)
+        });
         let packing = (config.features && config.packing).then(|| PackingOrder::new(board, Side::Backward));
         let packing = packing.filter(PackingOrder::has_order);
-        let start_freeze = if config.start_freeze {
-            others
-                .iter()
-                .find_map(|o| o.start_freeze.clone())
-                .or_else(|| StartFreeze::new(board, start).filter(|t| !t.is_idle()).map(Arc::new))
-        } else {
-            None
-        };
+        let start_freeze = shared(config.start_freeze, others.iter().map(|o| o.start_freeze.clone()), || {
+            StartFreeze::new(board, start).filter(|t| !t.is_idle())
+        });
         let mut tests: Vec<Box<dyn DeadlockTest>> = Vec::new();
         if let Some(p) = &pairs {
             tests.push(Box::new(PairTest(p.clone())));
@@ -257,24 +250,18 @@ impl Backward<'_> {
             return false;
         };
         s.boxes.shift(b, to);
-        let (player, areas) = if self.config.features {
-            let (areas, player) = if to == b {
-                // A run of box moves brought the box back round to its square.
-                s.areas.unmoved(beyond)
-            } else {
-                s.areas.after_move(board, b, to, beyond)
-            };
-            (player, areas)
-        } else {
-            let single =
-                if steps == 1 { s.reach.child_min(board, &s.boxes, ctx.region_min, b, to) } else { None };
-            let player = match single {
-                Some(p) => p,
-                None => s.child_reach.fill(board, &s.boxes, beyond),
-            };
-            (player, 0)
-        };
-        debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, beyond));
+        let labels = self.config.features.then_some(&s.areas);
+        let (player, areas) = child_region(
+            board,
+            &s.boxes,
+            labels,
+            &s.reach,
+            &mut s.child_reach,
+            ctx.region_min,
+            (b, to),
+            beyond,
+            steps == 1,
+        );
         let child =
             AfterMove { board, before: node.boxes, index: i, to, boxes: &s.boxes, player, walls: &[] };
         if any_dead(&self.tests, &mut s.checks, &child) {
@@ -283,7 +270,7 @@ impl Backward<'_> {
         }
         let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         s.boxes.shift(to, b);
-        let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
+        let fp = zobrist.after_move(ctx.base, b, to, player);
         out.push(Child {
             box_index: i as u16,
             to,

@@ -55,7 +55,9 @@ use bisolve_board::moves::{pushes_along, Push};
 use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
-use bisolve_board::{Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Reach, State, NO_CELL};
+use bisolve_board::{
+    child_region, Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Reach, State, NO_CELL,
+};
 use bisolve_deadlock::bound::LowerBound;
 use bisolve_deadlock::checks::{
     any_dead, AfterMove, DeadlockTest, GoalAreaTest, JamTest, PairTest, SealedTest, TestCaches, TripleTest,
@@ -66,6 +68,7 @@ use bisolve_deadlock::packing::PackingOrder;
 use bisolve_deadlock::pairs::{PairMode, PairTable};
 use bisolve_deadlock::rooms::{GoalRoom, GoalRooms, PlanKeys, MAX_PLAN_ROOMS};
 use bisolve_deadlock::sealed::SealedTargets;
+use bisolve_deadlock::shared;
 use bisolve_deadlock::triples::TripleTable;
 
 use std::sync::Arc;
@@ -164,19 +167,12 @@ impl<'a> Forward<'a> {
         config: PushConfig,
         others: &[Forward<'_>],
     ) -> Forward<'a> {
-        let pairs = if config.pair_deadlocks {
-            others
-                .iter()
-                .find_map(|o| o.pairs.clone())
-                .or_else(|| PairTable::new(board, PairMode::Push).map(Arc::new))
-        } else {
-            None
-        };
-        let triples = if config.triple_deadlocks {
-            others.iter().find_map(|o| o.triples.clone()).or_else(|| TripleTable::new(board).map(Arc::new))
-        } else {
-            None
-        };
+        let pairs = shared(config.pair_deadlocks, others.iter().map(|o| o.pairs.clone()), || {
+            PairTable::new(board, PairMode::Push)
+        });
+        let triples = shared(config.triple_deadlocks, others.iter().map(|o| o.triples.clone()), || {
+            TripleTable::new(board)
+        });
         let plans_on = config.goal_macros && config.goal_cut && config.room_discipline && config.room_plans;
         // The rooms depend on the level and on which kinds are looked for (a parking plan's
         // search can take a tenth of a second): shared with a search that looked for the same.
@@ -506,25 +502,18 @@ impl Forward<'_> {
             s.boxes.shift(to, b);
             return false;
         };
-        let (player, areas) = if self.config.features {
-            let (areas, player) = if to == b {
-                // A run of box moves brought the box back round to its square.
-                s.areas.unmoved(macro_player.unwrap_or(b))
-            } else {
-                s.areas.after_move(board, b, to, macro_player.unwrap_or(b))
-            };
-            (player, areas)
-        } else {
-            let player = match macro_player {
-                Some(p) => s.child_reach.fill(board, &s.boxes, p),
-                None => match s.reach.child_min(board, &s.boxes, ctx.region_min, b, to) {
-                    Some(p) => p,
-                    None => s.child_reach.fill(board, &s.boxes, b),
-                },
-            };
-            (player, 0)
-        };
-        debug_assert_eq!(player, s.child_reach.fill(board, &s.boxes, macro_player.unwrap_or(b)));
+        let labels = self.config.features.then_some(&s.areas);
+        let (player, areas) = child_region(
+            board,
+            &s.boxes,
+            labels,
+            &s.reach,
+            &mut s.child_reach,
+            ctx.region_min,
+            (b, to),
+            macro_player.unwrap_or(b),
+            macro_player.is_none(),
+        );
         let child = AfterMove {
             board,
             before: node.boxes,
@@ -540,7 +529,7 @@ impl Forward<'_> {
         }
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         s.boxes.shift(to, b);
-        let fp = ctx.base ^ zobrist.box_key(b) ^ zobrist.box_key(to) ^ zobrist.player_key(player);
+        let fp = zobrist.after_move(ctx.base, b, to, player);
         let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
         out.push(Child {
             box_index: i as u16,
