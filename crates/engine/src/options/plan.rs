@@ -79,8 +79,8 @@ fn effective(strategy: Strategy, push: PushConfig, pull: PullConfig) -> (Strateg
 }
 
 impl SolverOptions {
-    /// A note for each switch set on that a strategy of `runs` cannot use, and `runs` made
-    /// into what the searches use.
+    /// A note for each switch set on that a strategy of `runs` (strategies and switches as
+    /// asked) cannot use.
     fn tell_dropped(&self, runs: &[(Strategy, PushConfig, PullConfig)], notes: &mut Vec<String>) {
         let asked: [(&str, Option<bool>, SwitchOf); 3] = [
             ("push.goal_macros", self.push.goal_macros, |p: &PushConfig| p.goal_macros),
@@ -154,14 +154,16 @@ impl SolverOptions {
                 // One thread is deterministic by design and runs no timed schedule; more
                 // threads than searches losing it is what a run must say.
                 if threads > searches && !schedule.is_empty() {
-                    let range = if searches == 2 {
-                        "2 threads".to_string()
-                    } else {
-                        format!("2 to {searches} threads")
+                    let why = match searches {
+                        0 | 1 => {
+                            "only for portfolios of two searches or more, and this one has one".to_string()
+                        }
+                        2 => format!("with 2 threads, and this run has {threads}"),
+                        _ => format!("with 2 to {searches} threads, and this run has {threads}"),
                     };
                     notes.push(format!(
-                        "no restarts: restarts.mode = \"auto\" runs the schedule with {range}, and this run has \
-                         {threads} (--set restarts.mode=on runs it anyway)"
+                        "no restarts: restarts.mode = \"auto\" runs the schedule {why} \
+                         (--set restarts.mode=on runs it anyway)"
                     ));
                 }
                 fits
