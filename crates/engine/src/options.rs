@@ -201,8 +201,8 @@ impl SolverOptions {
     }
 
     /// Changes one key: `assignment` is `KEY=VALUE`, the key dotted (`push.freeze`), the value
-    /// TOML (`false`, `3`, `"text"`) or a bare word taken as text; `members` also takes a
-    /// comma-separated list.
+    /// TOML (`false`, `3`, `"text"`); a key that holds text takes the value as written, quoted
+    /// or not, and `members` also takes a comma-separated list.
     pub fn set(&mut self, assignment: &str) -> Result<(), OptionsError> {
         let (key, value) = assignment
             .split_once('=')
@@ -211,16 +211,22 @@ impl SolverOptions {
         if !SolverOptions::keys().iter().any(|k| k == key) {
             return Err(OptionsError::UnknownKey { key: key.to_string() });
         }
+        let mut table = self.as_table();
+        // A key that holds text takes the value as written unless it is quoted: `10:20` is a
+        // restart schedule there, not a TOML time.
+        let holds_text = match key.split_once('.') {
+            Some((t, k)) => table.get(t).and_then(|t| t.get(k)).is_some_and(toml::Value::is_str),
+            None => table.get(key).is_some_and(toml::Value::is_str),
+        };
         let mut value = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
-            Ok(mut t) => t.remove("v").expect("the key just written"),
-            Err(_) => toml::Value::String(value.to_string()),
+            Ok(mut t) if !holds_text || t["v"].is_str() => t.remove("v").expect("the key just written"),
+            _ => toml::Value::String(value.to_string()),
         };
         if let (true, toml::Value::String(list)) = (key == "members", &value) {
             value = toml::Value::Array(
                 list.split(',').map(|m| toml::Value::String(m.trim().to_string())).collect(),
             );
         }
-        let mut table = self.as_table();
         let mut at = &mut table;
         let mut parts: Vec<&str> = key.split('.').collect();
         let last = parts.pop().expect("a key has a part");

@@ -40,6 +40,10 @@ fn set_changes_one_key_and_names_what_is_wrong() {
     o.set("restarts.mode=\"off\"").expect("TOML text");
     o.set("forward_weight=1").expect("a number");
     o.set("members=bi-fess, bwd-greedy").expect("a list");
+    o.set("restarts.schedule=10:20").expect("a schedule that reads as a TOML time");
+    assert_eq!(o.restarts.schedule, "10:20");
+    o.set("restarts.schedule=\"5:4,10:20\"").expect("quoted");
+    assert_eq!(o.restarts.schedule, "5:4,10:20");
     assert_eq!(o.push.freeze, Some(false));
     assert_eq!(o.pull.bound, Some(BoundKind::Nearest));
     assert_eq!(o.restarts.mode, RestartMode::Off);
