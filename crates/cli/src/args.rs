@@ -41,11 +41,12 @@ pub enum Command {
     Generate(GenerateArgs),
 }
 
-/// Which level of a file.
-#[derive(Debug, Args, Clone)]
+/// Which levels of a file.
+#[derive(Debug, Args, Clone, Default)]
 pub struct LevelSelect {
-    /// Level to use: 1-based index in the file, or its title. Default: every level.
-    #[arg(long, short = 'l', value_name = "N|TITLE")]
+    /// Levels to use: a 1-based index in the file, a title, a range (2-10) or a list of those
+    /// (1,4,7-9). Default: every level.
+    #[arg(long, short = 'l', value_name = "N|TITLE|A-B|LIST")]
     pub level: Option<String>,
 }
 
@@ -118,6 +119,9 @@ pub struct BenchArgs {
     /// Level files (each a collection).
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+    /// The levels of each file to solve, as the solve command's `--level` takes them.
+    #[command(flatten)]
+    pub select: LevelSelect,
     /// Time limit per level in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub time_limit: f64,

@@ -18,7 +18,7 @@ use crate::args::BenchArgs;
 use bisolve_engine::{Plan, Planned};
 
 use crate::config::{limits, plan, tell_notes};
-use crate::input::{build, describe_error, label, read_collection};
+use crate::input::{build, describe_error, label, read_collection, select_levels};
 use crate::output::{warn, Exit, Out};
 use crate::record::{checked_solution, invalid_record, record, LevelRecord};
 
@@ -74,11 +74,11 @@ pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
     let collections: Vec<RawCollection> =
         args.files.iter().map(|f| read_collection(f)).collect::<Result<_>>()?;
     tell_notes(&planned);
-    let tasks: Vec<Task<'_>> = collections
-        .iter()
-        .enumerate()
-        .flat_map(|(file, c)| c.levels.iter().map(move |raw| Task { file, raw }))
-        .collect();
+    let mut tasks: Vec<Task<'_>> = Vec::new();
+    for (file, c) in collections.iter().enumerate() {
+        let chosen = select_levels(c, &args.files[file], args.select.level.as_deref())?;
+        tasks.extend(chosen.into_iter().map(|raw| Task { file, raw }));
+    }
     let mut json = match &args.json {
         Some(path) => Some(BufWriter::new(
             File::create(path).with_context(|| format!("{}: cannot create the file", path.display()))?,

@@ -38,24 +38,54 @@ pub fn read_collection(path: &Path) -> Result<RawCollection> {
     parse_collection(&bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))
 }
 
-/// The levels to work on, not yet validated: the one `--level` names, or all of them. For
+/// The levels to work on, not yet validated: those `--level` names, or all of them. For
 /// commands that go through a whole file; build each with [`build`] when its turn comes.
+///
+/// `--level` takes a 1-based index (`3`), a title (`Warehouse`), a range of indexes (`2-10`)
+/// or a comma-separated list of those (`1,4,7-9`); the levels come in the order named, each
+/// once. A title that contains commas or dashes is found whole first.
 pub fn select_levels<'c>(
     collection: &'c RawCollection,
     path: &Path,
     level: Option<&str>,
 ) -> Result<Vec<&'c RawLevel>> {
-    match level {
-        None => Ok(collection.levels.iter().collect()),
-        Some(key) => match collection.find(key) {
-            Some(raw) => Ok(vec![raw]),
-            None => bail!(
-                "{}: no level {key:?} (the file has {} levels; use a 1-based index or a title)",
-                path.display(),
-                collection.levels.len()
-            ),
-        },
+    let Some(key) = level else {
+        return Ok(collection.levels.iter().collect());
+    };
+    if let Some(raw) = collection.find(key) {
+        return Ok(vec![raw]);
     }
+    let n = collection.levels.len();
+    let no_level = |part: &str| {
+        anyhow::anyhow!(
+            "{}: no level {part:?} (the file has {n} levels; use 1-based indexes, ranges such as 2-10, \
+             titles, or a comma-separated list of those)",
+            path.display()
+        )
+    };
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut taken = vec![false; n];
+    for part in key.split(',').map(str::trim) {
+        let range = part
+            .split_once('-')
+            .and_then(|(a, b)| Some((a.trim().parse::<usize>().ok()?, b.trim().parse::<usize>().ok()?)));
+        let positions: Vec<usize> = match (range, collection.find(part)) {
+            (_, Some(raw)) => vec![raw.index - 1],
+            (Some((first, last)), None) if 1 <= first && first <= last && last <= n => {
+                (first - 1..last).collect()
+            }
+            (Some((first, last)), None) if first > last => {
+                bail!("{}: --level {part}: the range ends before it starts", path.display())
+            }
+            _ => return Err(no_level(part)),
+        };
+        for i in positions {
+            if !std::mem::replace(&mut taken[i], true) {
+                chosen.push(i);
+            }
+        }
+    }
+    Ok(chosen.into_iter().map(|i| &collection.levels[i]).collect())
 }
 
 /// The levels to work on, validated: the one `--level` names, or all of them. For commands

@@ -235,6 +235,10 @@ fn bad_arguments() {
         (&["levels/demo.xsb", "--memory", "5X"], "unknown unit"),
         (&["levels/demo.xsb", "--strategy", "nope"], "unknown strategy \"nope\""),
         (&["levels/demo.xsb", "--level", "99"], "levels/demo.xsb: no level \"99\" (the file has 10 levels"),
+        (&["levels/demo.xsb", "--level", "2-11"], "levels/demo.xsb: no level \"2-11\" (the file has 10 levels"),
+        (&["levels/demo.xsb", "--level", "1,0"], "levels/demo.xsb: no level \"0\""),
+        (&["levels/demo.xsb", "--level", "5-3"], "levels/demo.xsb: --level 5-3: the range ends before it starts"),
+        (&["bench", "levels/demo.xsb", "--level", "12"], "levels/demo.xsb: no level \"12\""),
         (&["levels/demo.xsb", "--level", "No such title"], "no level \"No such title\""),
         (&["verify", "levels/demo.xsb", "R"], "holds 10 levels; say which one"),
         (
