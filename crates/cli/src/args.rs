@@ -52,7 +52,7 @@ pub struct LevelSelect {
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Level file (XSB, SOK or RLE rows; one level or a collection).
+    /// Level file (XSB, SOK or RLE rows; one level or a collection); `-` reads standard input.
     #[arg(value_name = "FILE", required = true)]
     pub file: Option<PathBuf>,
     #[command(flatten)]

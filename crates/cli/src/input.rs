@@ -14,8 +14,19 @@ const MAX_FILE_BYTES: u64 = 256 << 20;
 /// holds no level at all. Levels are validated (and their boards analysed) one at a time, by
 /// [`build`], when their turn comes: a file of thousands of large levels then costs one
 /// level's board at a time, and the first results come at once.
+///
+/// `-` reads standard input.
 pub fn read_collection(path: &Path) -> Result<RawCollection> {
     let name = path.display();
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .context("standard input: cannot read it")?;
+        return parse_bytes(&bytes, "standard input");
+    }
     let meta = std::fs::metadata(path).with_context(|| format!("{name}: cannot read the file"))?;
     if meta.is_dir() {
         bail!("{name}: is a directory, not a level file");
@@ -32,10 +43,15 @@ pub fn read_collection(path: &Path) -> Result<RawCollection> {
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .with_context(|| format!("{name}: cannot read the file"))?;
+    parse_bytes(&bytes, &name.to_string())
+}
+
+/// Splits the bytes of a level file named `name` (in messages) into levels.
+fn parse_bytes(bytes: &[u8], name: &str) -> Result<RawCollection> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         bail!("{name}: more than {MAX_FILE_BYTES} bytes; level files that large are not read");
     }
-    parse_collection(&bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))
+    parse_collection(bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))
 }
 
 /// The levels to work on, not yet validated: those `--level` names, or all of them. For

@@ -319,3 +319,33 @@ fn endless_and_piped_input() {
     run.expect_code(0);
     assert_eq!(run.records()[0]["status"], "solved", "{run}");
 }
+
+/// `-` reads the level file from standard input, for every command that reads one; nothing
+/// there is an error that names standard input.
+#[test]
+fn a_dash_reads_standard_input() {
+    let piped = |args: &[&str], input: &str| {
+        let mut cmd = harness::bin();
+        cmd.args(args).stdin(std::process::Stdio::piped());
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        let started = std::time::Instant::now();
+        let mut child = cmd.spawn().expect("start bisolve");
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("stdin");
+            stdin.write_all(input.as_bytes()).expect("write the levels");
+        }
+        harness::finish(child, started)
+    };
+    let demo = std::fs::read_to_string(harness::repo().join("levels/demo.xsb")).expect("the demo levels");
+    let run = piped(&["-", "--json", "--level", "1-2"], &demo);
+    run.expect_code(0);
+    let records = run.records();
+    assert_eq!(records.len(), 2, "{run}");
+    assert!(records.iter().all(|r| r["file"] == "-" && r["status"] == "solved"), "{run}");
+    let verify = piped(&["verify", "-", "--level", "1", "RR"], &demo);
+    verify.expect_code(0);
+    let empty = piped(&["-"], "");
+    empty.expect_code(2);
+    assert!(empty.stderr.starts_with("bisolve: standard input: "), "{empty}");
+}
