@@ -41,9 +41,6 @@ impl Default for Config {
     }
 }
 
-/// The name of the one member [`solve`] runs.
-const MEMBER: &str = "solve";
-
 /// Solves a level. `cancel` is polled by every worker (set it from a Ctrl-C handler).
 ///
 /// The one engine path: a portfolio of one member, the configuration's strategy and
@@ -55,7 +52,7 @@ pub fn solve(
     cancel: &AtomicBool,
 ) -> Result<Report, SolveError> {
     let member = Member {
-        name: MEMBER,
+        name: "",
         about: "one strategy",
         strategy: config.strategy,
         push: config.push,
@@ -73,13 +70,5 @@ pub fn solve(
     };
     let mut report = solve_portfolio(level, &portfolio, limits, cancel)?;
     report.strategy = config.strategy.to_string();
-    // Which member found or proved it says nothing when there is one.
-    if report
-        .note
-        .as_deref()
-        .is_some_and(|n| n == format!("found by {MEMBER}") || n == format!("proven by {MEMBER}"))
-    {
-        report.note = None;
-    }
     Ok(report)
 }

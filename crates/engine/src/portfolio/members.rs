@@ -11,7 +11,8 @@ use crate::strategy::{Directions, Strategy, Weighting};
 /// One configuration of a portfolio.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Member {
-    /// The name used by `members`.
+    /// The name used by `members`; empty for the one member [`crate::solve()`] runs, which
+    /// reports then leave unnamed.
     pub name: &'static str,
     /// What it is, for `bisolve strategies`.
     pub about: &'static str,

@@ -108,6 +108,12 @@ pub(super) enum End {
     Stopped,
 }
 
+/// The note naming the member that found or proved the outcome (`verb`: found, proven); a
+/// member without a name, the one [`crate::solve()`] runs, is not named.
+fn by(verb: &str, name: &str) -> Option<String> {
+    (!name.is_empty()).then(|| format!("{verb} by {name}"))
+}
+
 /// One portfolio search, without restarts; in `kept`, a table earlier runs filled, where the tables
 /// are shared (see [`Portfolio::keep_table`](super::Portfolio::keep_table)), else in tables of its
 /// own.
@@ -151,7 +157,7 @@ pub(super) fn solve_once(
     // alone proves nothing, so this is the only way to say it at once (see dead_root).
     let dead = (0..members.len()).find(|&m| dead_root(&forwards[m]) || dead_root(&backwards[m]));
     if let Some(m) = dead {
-        report.note = Some(format!("proven by {}", members[m].name));
+        report.note = by("proven", members[m].name);
         report.elapsed = started.elapsed();
         return Ok(report);
     }
@@ -318,7 +324,7 @@ pub(super) fn solve_once(
     };
     report.outcome = match end {
         End::Exhausted { member } => {
-            report.note = Some(format!("proven by {}", members[member].name));
+            report.note = by("proven", members[member].name);
             Outcome::Unsolvable
         }
         End::Stopped => Outcome::Cutoff(stop.cutoff().unwrap_or(Cutoff::Cancelled)),
@@ -331,16 +337,12 @@ pub(super) fn solve_once(
                     .map(|_| side.other()),
                 Found::Goal { .. } => None,
             };
-            report.note = Some(match earlier {
-                Some(side) => {
-                    format!(
-                        "found by {}, meeting a {} state of an earlier run",
-                        members[member].name,
-                        side.name()
-                    )
-                }
-                None => format!("found by {}", members[member].name),
-            });
+            let found_by = by("found", members[member].name);
+            let meeting = earlier.map(|side| format!("meeting a {} state of an earlier run", side.name()));
+            report.note = match (found_by, meeting) {
+                (Some(found_by), Some(meeting)) => Some(format!("{found_by}, {meeting}")),
+                (found_by, meeting) => found_by.or(meeting),
+            };
             let b = &backwards[member];
             let solution = with_decoder(level, decoder_config(member), &forwards[member], |f| {
                 solution_of(level, Some(f), Some(b), tables[table], &found)
