@@ -13,6 +13,7 @@ mod cell;
 mod dir;
 mod error;
 mod level;
+mod links;
 pub mod moves;
 pub mod parse;
 mod reach;
@@ -29,6 +30,7 @@ pub use crate::board::{
 pub use crate::dir::Dir;
 pub use crate::error::{LevelError, LevelErrorKind, ParseError};
 pub use crate::level::{load_collection, Collection, Level, LevelEntry};
+pub use crate::links::{LinkScratch, RoomLinks, MAX_ROOMS};
 pub use crate::reach::{Areas, BoxMap, Moved, Reach, RunReach, SquareDirs};
 pub use crate::runs::{child_region, BoxRuns, RunStep};
 pub use crate::state::State;

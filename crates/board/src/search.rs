@@ -233,31 +233,45 @@ pub struct Root {
 
 /// The features of a position that the feature-space search cycles over (after FESS,
 /// Shoham and Schaeffer 2020), packed into one small number: how many boxes are still off
-/// their targets (goals forward, start squares backward) and how many areas the free squares
-/// fall into (connectivity: 1 when the player could walk everywhere no box stands).
+/// their targets (goals forward, start squares backward), how many areas the free squares
+/// fall into (connectivity: 1 when the player could walk everywhere no box stands), and how
+/// many links between rooms the boxes cut (room connectivity, see
+/// [`RoomLinks`](crate::RoomLinks); 0 when the expander does not count them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FeatureCell {
     /// Boxes not on a target.
     pub unplaced: u32,
     /// Areas of free squares, at least 1; counted up to [`FeatureCell::MAX_AREAS`].
     pub areas: u32,
+    /// Links between rooms cut; counted up to [`FeatureCell::MAX_CUT_LINKS`].
+    pub cut_links: u32,
 }
 
 impl FeatureCell {
     /// Areas beyond this count as this many.
     pub const MAX_AREAS: u32 = 16;
+    /// Cut links beyond this count as this many.
+    pub const MAX_CUT_LINKS: u32 = 7;
 
     /// The cell as one number: distinct cells give distinct numbers, and fewer unplaced boxes
     /// give smaller ones.
     #[inline]
     pub fn pack(self) -> u32 {
-        self.unplaced * FeatureCell::MAX_AREAS + self.areas.clamp(1, FeatureCell::MAX_AREAS) - 1
+        let links = self.cut_links.min(FeatureCell::MAX_CUT_LINKS);
+        (self.unplaced * (FeatureCell::MAX_CUT_LINKS + 1) + links) * FeatureCell::MAX_AREAS
+            + self.areas.clamp(1, FeatureCell::MAX_AREAS)
+            - 1
     }
 
     /// The cell [`FeatureCell::pack`] made `packed` from.
     #[inline]
     pub fn unpack(packed: u32) -> FeatureCell {
-        FeatureCell { unplaced: packed / FeatureCell::MAX_AREAS, areas: packed % FeatureCell::MAX_AREAS + 1 }
+        let rest = packed / FeatureCell::MAX_AREAS;
+        FeatureCell {
+            unplaced: rest / (FeatureCell::MAX_CUT_LINKS + 1),
+            areas: packed % FeatureCell::MAX_AREAS + 1,
+            cut_links: rest % (FeatureCell::MAX_CUT_LINKS + 1),
+        }
     }
 }
 

@@ -209,14 +209,21 @@ proptest! {
         }
     }
 
-    /// Packing keeps both features (areas up to the cap) and orders by boxes placed first.
+    /// Packing keeps every feature (areas and cut links up to their caps) and orders by boxes
+    /// placed first.
     #[test]
-    fn feature_cells_pack_and_unpack(unplaced in 0u32..2000, areas in 1u32..40, other in 0u32..2000) {
-        let cell = FeatureCell { unplaced, areas };
+    fn feature_cells_pack_and_unpack(
+        unplaced in 0u32..2000,
+        areas in 1u32..40,
+        cut_links in 0u32..20,
+        other in 0u32..2000,
+    ) {
+        let cell = FeatureCell { unplaced, areas, cut_links };
         let back = FeatureCell::unpack(cell.pack());
         prop_assert_eq!(back.unplaced, unplaced);
         prop_assert_eq!(back.areas, areas.min(FeatureCell::MAX_AREAS));
-        let placed_more = FeatureCell { unplaced: other, areas: 1 };
+        prop_assert_eq!(back.cut_links, cut_links.min(FeatureCell::MAX_CUT_LINKS));
+        let placed_more = FeatureCell { unplaced: other, areas: 1, cut_links: 0 };
         if other < unplaced {
             prop_assert!(placed_more.pack() < cell.pack());
         }

@@ -25,7 +25,8 @@ use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
 use bisolve_board::{
-    child_region, Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Reach, State, NO_CELL,
+    child_region, Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, LinkScratch, Reach, RoomLinks,
+    State, NO_CELL,
 };
 use bisolve_deadlock::bound::{BoundKind, LowerBound};
 use bisolve_deadlock::checks::{
@@ -80,8 +81,11 @@ pub struct PullConfig {
     pub confinement: bool,
     /// With `features`: count start squares packed in their packing order (see
     /// [`bisolve_deadlock::packing`]) instead of boxes on start squares in the feature cell.
-    /// Default off (`--set push.packing=true`).
+    /// Default off (`--set pull.packing=true`).
     pub packing: bool,
+    /// With `features`: the feature cells also count the links between rooms that the boxes cut
+    /// (room connectivity, see [`bisolve_board::RoomLinks`]). Default off.
+    pub room_links: bool,
     /// Box moves, the mirror of `PushConfig::box_moves`: an expansion pulls a box to every
     /// square it can reach by pulls of it alone, the player walking between them, every
     /// position on the way a child recorded as one pull from the one before it; a box that
@@ -103,6 +107,7 @@ impl Default for PullConfig {
             confinement: false,
             features: false,
             packing: false,
+            room_links: false,
             box_moves: false,
         }
     }
@@ -124,6 +129,9 @@ pub struct Backward<'a> {
     /// The tests a child is put to once its player's region is known, in order: pairs,
     /// sealed start squares, jams (those switched on).
     tests: Vec<Box<dyn DeadlockTest>>,
+    /// The rooms whose cut links the feature cells count ([`PullConfig::room_links`]), when the
+    /// board has links to cut.
+    links: Option<RoomLinks>,
 }
 
 impl<'a> Backward<'a> {
@@ -159,6 +167,8 @@ impl<'a> Backward<'a> {
         if config.jams {
             tests.push(Box::new(JamTest));
         }
+        let links =
+            (config.features && config.room_links).then(|| RoomLinks::new(board)).filter(|l| l.rooms() > 0);
         let mut config = config;
         config.box_moves &= board.n_cells() <= BOX_MOVE_MAX_CELLS;
         Backward {
@@ -170,6 +180,16 @@ impl<'a> Backward<'a> {
             packing,
             start_freeze,
             tests,
+            links,
+        }
+    }
+
+    /// The links between rooms the position in `s.boxes` cuts, when the feature cells count them.
+    #[inline]
+    fn cut_links(&self, s: &mut PullScratch) -> u32 {
+        match &self.links {
+            Some(links) => links.cut(|c| s.boxes.is_box(c), &mut s.links),
+            None => 0,
         }
     }
 
@@ -204,6 +224,7 @@ pub struct PullScratch {
     runs: BoxRuns,
     runs_skipped: u64,
     run_pulls: u64,
+    links: LinkScratch,
 }
 
 /// What every child of one expansion shares.
@@ -269,6 +290,7 @@ impl Backward<'_> {
             return false;
         }
         let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+        let cut_links = self.cut_links(s);
         s.boxes.shift(to, b);
         let fp = zobrist.after_move(ctx.base, b, to, player);
         out.push(Child {
@@ -283,7 +305,7 @@ impl Backward<'_> {
             cell: if self.config.features {
                 let unplaced = ctx.unplaced + usize::from(!board.is_start_square(to))
                     - usize::from(!board.is_start_square(b));
-                FeatureCell { unplaced: unpacked.unwrap_or(unplaced as u32), areas }.pack()
+                FeatureCell { unplaced: unpacked.unwrap_or(unplaced as u32), areas, cut_links }.pack()
             } else {
                 0
             },
@@ -348,6 +370,7 @@ impl Expander for Backward<'_> {
             runs: BoxRuns::new(n),
             runs_skipped: 0,
             run_pulls: 0,
+            links: LinkScratch::default(),
         }
     }
 
@@ -363,7 +386,13 @@ impl Expander for Backward<'_> {
         let cell = if self.config.features {
             let unplaced = goals.iter().filter(|&&g| !board.is_start_square(g)).count() as u32;
             let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-            FeatureCell { unplaced: unpacked.unwrap_or(unplaced), areas: s.areas.label(board, goals) }.pack()
+            let cut_links = self.cut_links(s);
+            FeatureCell {
+                unplaced: unpacked.unwrap_or(unplaced),
+                areas: s.areas.label(board, goals),
+                cut_links,
+            }
+            .pack()
         } else {
             0
         };

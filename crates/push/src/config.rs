@@ -121,6 +121,10 @@ pub struct PushConfig {
     /// on a goal out of turn counts for nothing. Default off: measured neutral to slightly
     /// worse (`--set push.packing=true`; see `Weighting::Features`).
     pub packing: bool,
+    /// With `features`: the feature cells also count the links between rooms that the boxes cut
+    /// (room connectivity, see [`bisolve_board::RoomLinks`]); one walk over the free squares per
+    /// child. Default off.
+    pub room_links: bool,
     /// Packing macros: a box pushed onto the square a goal's way in starts from (see
     /// [`bisolve_deadlock::packing`]), while that goal is next to fill and its way is free, is
     /// taken on to the goal in one move. Goals of goal rooms keep their room macros. Adds
@@ -165,6 +169,7 @@ impl Default for PushConfig {
             room_plans: true,
             features: false,
             packing: false,
+            room_links: false,
             packing_macros: false,
             box_moves: false,
         }

@@ -56,7 +56,8 @@ use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
 use bisolve_board::{
-    child_region, Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Reach, State, NO_CELL,
+    child_region, Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, LinkScratch, Reach, RoomLinks,
+    State, NO_CELL,
 };
 use bisolve_deadlock::bound::LowerBound;
 use bisolve_deadlock::checks::{
@@ -114,6 +115,9 @@ pub struct Forward<'a> {
     discipline: Option<Vec<u8>>,
     /// Rooms with parking plans are kept to their plans ([`PushConfig::room_plans`]).
     plans_on: bool,
+    /// The rooms whose cut links the feature cells count ([`PushConfig::room_links`]), when the
+    /// board has links to cut.
+    links: Option<RoomLinks>,
 }
 
 /// A square of a room under room discipline (see [`PushConfig::room_discipline`]).
@@ -212,6 +216,8 @@ impl<'a> Forward<'a> {
         if let Some(a) = goal_areas {
             tests.push(Box::new(GoalAreaTest(a)));
         }
+        let links =
+            (config.features && config.room_links).then(|| RoomLinks::new(board)).filter(|l| l.rooms() > 0);
         Forward {
             board,
             start,
@@ -224,6 +230,16 @@ impl<'a> Forward<'a> {
             counts_packed,
             discipline,
             plans_on,
+            links,
+        }
+    }
+
+    /// The links between rooms the position in `s.boxes` cuts, when the feature cells count them.
+    #[inline]
+    fn cut_links(&self, s: &mut PushScratch) -> u32 {
+        match &self.links {
+            Some(links) => links.cut(|c| s.boxes.is_box(c), &mut s.links),
+            None => 0,
         }
     }
 
@@ -528,6 +544,7 @@ impl Forward<'_> {
             return false;
         }
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+        let cut_links = self.cut_links(s);
         s.boxes.shift(to, b);
         let fp = zobrist.after_move(ctx.base, b, to, player);
         let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
@@ -541,7 +558,7 @@ impl Forward<'_> {
             goal: child_off == 0,
             is_macro: matches!(how, Arrival::Macro(..)),
             cell: if self.config.features {
-                FeatureCell { unplaced: unpacked.unwrap_or(child_off as u32), areas }.pack()
+                FeatureCell { unplaced: unpacked.unwrap_or(child_off as u32), areas, cut_links }.pack()
             } else {
                 0
             },
@@ -593,6 +610,7 @@ pub struct PushScratch {
     goal_cuts: u64,
     pruned_discipline: u64,
     pruned_plan: u64,
+    links: LinkScratch,
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ fn nothing() -> PushConfig {
         room_plans: false,
         features: false,
         packing: false,
+        room_links: false,
         packing_macros: false,
         box_moves: false,
     }
@@ -108,4 +109,29 @@ fn the_push_that_makes_a_dead_triple_is_pruned_only_with_the_switch_on() {
     let pruned = targets(&level, PushConfig { triple_deadlocks: true, ..pairs });
     assert!(!pruned.contains(&third));
     assert!(pruned.contains(&level.board().cell(6, 3).expect("floor")));
+}
+
+#[test]
+fn feature_cells_count_the_room_links_a_push_cuts_only_with_the_switch_on() {
+    // Two rooms joined by a passage; the box stands at its mouth. Pushing it left into the
+    // passage cuts the link, pushing it right into the room does not.
+    let level = Level::parse(
+        "##########\n#  #######\n#  #######\n#  ###   #\n#   .$@  #\n####.#$  #\n##########",
+    )
+    .expect("valid level");
+    let board = level.board();
+    let into_passage = board.cell(4, 4).expect("floor");
+    for on in [false, true] {
+        let config = PushConfig { features: true, room_links: on, ..nothing() };
+        let forward = Forward::new(board, level.start(), config);
+        let mut scratch = forward.new_scratch();
+        let children = children_of(&forward, &mut scratch, board, level.start(), NO_CELL);
+        assert!(!children.is_empty());
+        for (_, child) in &children {
+            let cut = FeatureCell::unpack(child.cell).cut_links;
+            let want = u32::from(on && child.to == into_passage);
+            assert_eq!(cut, want, "push to {} with room links {on}", child.to);
+        }
+        assert!(children.iter().any(|(_, c)| c.to == into_passage));
+    }
 }

@@ -125,6 +125,8 @@ switches! {
         room_plans: bool,
         /// Feature cells count goals packed in their packing order.
         packing: bool,
+        /// Feature cells count links between rooms the boxes cut.
+        room_links: bool,
         /// Packing macros.
         packing_macros: bool,
         /// Runs of box moves.
@@ -151,6 +153,8 @@ switches! {
         confinement: bool,
         /// Feature cells count start squares filled in their packing order.
         packing: bool,
+        /// Feature cells count links between rooms the boxes cut, pulling.
+        room_links: bool,
         /// Runs of box moves, pulling.
         box_moves: bool,
     }
