@@ -31,10 +31,9 @@ use crate::portfolio::{Dives, TableMode, DIVES};
 use crate::strategy::FORWARD_WEIGHT;
 
 /// The restart schedule of the `default` preset, in the grammar of
-/// [`Restart::parse_list`](crate::Restart::parse_list); the same as
-/// [`RESTARTS`](crate::portfolio::RESTARTS).
-pub const DEFAULT_SCHEDULE: &str =
-    "10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box:pull-nearest,22:8,5:3:box";
+/// [`Restart::parse_list`](crate::Restart::parse_list): the Luby schedule of
+/// [`luby_restarts`](crate::portfolio::luby_restarts), written out.
+pub const DEFAULT_SCHEDULE: &str = "10:2:box,10:4,20:8:box,10:8,10:8:box,20:8,40:8:box,10:8,10:8:box,20:8,10:8:box,10:8,20:8:box,40:8,80:8:box";
 
 /// Everything that shapes a search except its limits and threads.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -259,7 +259,9 @@ mod restarts;
 mod schedule;
 
 pub use members::{catalogue, default_members, members, search_count, Dives, Member, DEFAULT_MEMBERS, DIVES};
-pub use restarts::{Restart, RESTARTS, RESTART_AFTER};
+pub use restarts::{
+    luby, luby_restarts, Restart, LUBY_RESTARTS, LUBY_UNIT, MAX_SCHEDULE_DIVES, RESTART_AFTER,
+};
 use schedule::solve_once;
 
 #[cfg(test)]

@@ -115,10 +115,9 @@ fn the_push_that_makes_a_dead_triple_is_pruned_only_with_the_switch_on() {
 fn feature_cells_count_the_room_links_a_push_cuts_only_with_the_switch_on() {
     // Two rooms joined by a passage; the box stands at its mouth. Pushing it left into the
     // passage cuts the link, pushing it right into the room does not.
-    let level = Level::parse(
-        "##########\n#  #######\n#  #######\n#  ###   #\n#   .$@  #\n####.#$  #\n##########",
-    )
-    .expect("valid level");
+    let level =
+        Level::parse("##########\n#  #######\n#  #######\n#  ###   #\n#   .$@  #\n####.#$  #\n##########")
+            .expect("valid level");
     let board = level.board();
     let into_passage = board.cell(4, 4).expect("floor");
     for on in [false, true] {

@@ -1,7 +1,7 @@
 //! Unit tests of the options: presets, TOML both ways, `set`, and the plans they make.
 
 use super::*;
-use crate::portfolio::{default_members, Restart, RESTARTS};
+use crate::portfolio::{default_members, luby_restarts, Restart};
 use bisolve_deadlock::bound::BoundKind;
 
 fn portfolio(planned: &Planned) -> &crate::Portfolio {
@@ -13,7 +13,7 @@ fn portfolio(planned: &Planned) -> &crate::Portfolio {
 
 #[test]
 fn the_default_schedule_is_the_restart_table() {
-    assert_eq!(Restart::parse_list(DEFAULT_SCHEDULE).expect("parses"), RESTARTS);
+    assert_eq!(Restart::parse_list(DEFAULT_SCHEDULE).expect("parses"), luby_restarts());
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn the_default_plan_is_the_default_portfolio() {
     let p = portfolio(&two);
     assert_eq!(p.members, default_members());
     assert_eq!((p.threads, p.tables, p.forward_weight), (2, TableMode::Shared, FORWARD_WEIGHT));
-    assert_eq!(p.restarts, RESTARTS);
+    assert_eq!(p.restarts, luby_restarts());
     assert!(p.keep_table && p.early_perimeter);
     assert!(two.notes.is_empty(), "{:?}", two.notes);
     assert_eq!(two.options.restarts.mode, RestartMode::On);
@@ -120,7 +120,7 @@ fn the_thread_count_that_turns_restarts_off_says_so() {
     let mut on = SolverOptions::default();
     on.set("restarts.mode=on").expect("set");
     let planned = on.plan(1).expect("plans");
-    assert_eq!(portfolio(&planned).restarts, RESTARTS);
+    assert_eq!(portfolio(&planned).restarts, luby_restarts());
     assert!(planned.notes.is_empty());
 }
 

@@ -42,11 +42,22 @@ fn restart_lists_parse_and_bad_ones_say_why() {
         .collect();
     assert_eq!(bounds, [Some(BoundKind::Nearest), Some(BoundKind::Zero), None]);
     assert_eq!(
-        Restart::parse_list(
-            "10:2:box,6:4:box:packing,6:4:box:packing:fess8,5:4:box:pull-nearest,22:8,5:3:box"
-        )
-        .expect("valid"),
-        Restart::defaults()
+        Restart::parse_list("10:2:box,6:4:box:packing,22:8:fess8").expect("valid"),
+        [
+            Restart {
+                box_moves: Some(true),
+                ..Restart::new(Duration::from_secs(10), Dives { forward: 1, backward: 2 })
+            },
+            Restart {
+                box_moves: Some(true),
+                packing: Some(true),
+                ..Restart::new(Duration::from_secs(6), Dives { forward: 1, backward: 4 })
+            },
+            Restart {
+                cycle: Some(8),
+                ..Restart::new(Duration::from_secs(22), Dives { forward: 1, backward: 8 })
+            },
+        ]
     );
     for (bad, why) in [
         ("", "expected SECS:DIVES"),
@@ -78,11 +89,33 @@ fn restart_lists_parse_and_bad_ones_say_why() {
 }
 
 #[test]
+fn the_default_schedule_follows_the_luby_sequence() {
+    let first: Vec<u32> = (1..=15).map(luby).collect();
+    assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    assert_eq!(luby(16), 1);
+    assert_eq!(luby(31), 16);
+    let restarts = luby_restarts();
+    assert_eq!(restarts.len(), LUBY_RESTARTS);
+    for (i, r) in restarts.iter().enumerate() {
+        assert_eq!(r.after, LUBY_UNIT * luby(i as u32 + 1), "restart {i}");
+        assert_eq!(r.box_moves, (i % 2 == 0).then_some(true), "restart {i}: moves alternate");
+        assert_eq!(r.dives.backward, (2 << i).min(MAX_SCHEDULE_DIVES), "restart {i}: dives double");
+        assert_eq!(
+            (r.cycle, r.packing, r.pull_bound),
+            (None, None, None),
+            "restart {i}: nothing else changes"
+        );
+    }
+    let total: Duration = restarts.iter().map(|r| r.after).sum();
+    assert_eq!(total, LUBY_UNIT * 32);
+}
+
+#[test]
 fn restarts_come_only_with_two_threads_to_the_searches() {
     assert_eq!(Restart::default_for(2, 2), Restart::defaults());
     assert!(Restart::default_for(2, 1).is_empty());
     assert!(Restart::default_for(2, 3).is_empty());
-    assert_eq!(Restart::default_for(3, 3).len(), RESTARTS.len());
+    assert_eq!(Restart::default_for(3, 3).len(), LUBY_RESTARTS);
 }
 
 #[test]
