@@ -4,15 +4,17 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-/// bisolve: a parallel bidirectional Sokoban solver.
-///
-/// Give it a level file (one level or a whole collection, XSB/SOK/RLE) and it prints a
+/// bisolve: a parallel bidirectional Sokoban solver. Give it level files and it prints a
 /// verified solution for each level as LURD moves (walks lower case, pushes upper case).
-///
-/// Exit status: 0 when every requested level was solved, 1 when some were not, 2 for
-/// invalid input or usage, 130 when interrupted.
 #[derive(Debug, Parser)]
-#[command(name = "bisolve", version, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(
+    name = "bisolve",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = "Exit status: 0 when every requested level was solved, 1 when some were not, 2 for invalid \
+                  input or usage, 130 when interrupted. docs/options.md describes every --set key."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -24,8 +26,9 @@ pub struct Cli {
 pub enum Command {
     /// Draw levels, optionally with dead squares and the player's reach marked.
     Show(ShowArgs),
-    /// Check a solution: prints moves and pushes and exits 0 when it solves the level,
-    /// names the first bad move and exits 1 otherwise.
+    /// Check a solution, or every solution a SOK file stores: prints moves and pushes for each
+    /// that solves its level and names the first bad move of each that does not; exits 0 when
+    /// all are good.
     Verify(VerifyArgs),
     /// Solve every level of the given files and report solved counts, times, throughput and
     /// memory per file.
@@ -52,21 +55,30 @@ pub struct LevelSelect {
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Level file (XSB, SOK or RLE rows; one level or a collection); `-` reads standard input.
-    #[arg(value_name = "FILE", required = true)]
-    pub file: Option<PathBuf>,
+    /// Level files (XSB, SOK or RLE rows; one level or a collection each) or directories of
+    /// them (their .xsb, .sok and .txt files, in name order); `-` reads standard input.
+    #[arg(value_name = "FILE", required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub select: LevelSelect,
-    /// Worker threads. 1 is deterministic.
-    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: u32,
+    /// Solve only every N-th of the chosen levels, from the I-th (1 <= I <= N), counting over
+    /// all the files in order: N processes or machines with shards 1/N to N/N share a run.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// Worker threads: default every core (0 too). 1 is deterministic.
+    #[arg(long, short = 't', value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1024))]
+    pub threads: Option<u32>,
     /// Time limit per level in seconds (fractions allowed).
-    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT, allow_negative_numbers = true)]
     pub time_limit: f64,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Show progress on standard error: a line redrawn in place on a terminal (the default
+    /// there, unless --json or --quiet), a plain line every 5 s elsewhere.
+    #[arg(long)]
+    pub progress: bool,
     /// One JSON object per level per line on stdout.
     #[arg(long)]
     pub json: bool,
@@ -122,11 +134,15 @@ pub struct BenchArgs {
     /// The levels of each file to solve, as the solve command's `--level` takes them.
     #[command(flatten)]
     pub select: LevelSelect,
-    /// Time limit per level in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    /// Solve only every N-th of the chosen levels, from the I-th, counting over all the files.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// Time limit per level in seconds (as for solving; `--states` gives an effort budget that
+    /// does not depend on the machine instead).
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT, allow_negative_numbers = true)]
     pub time_limit: f64,
-    /// Worker threads per level.
-    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    /// Worker threads per level (0: every core).
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1024))]
     pub threads: u32,
     /// Levels solved at once (throughput mode for many small levels).
     #[arg(long, short = 'j', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -180,8 +196,9 @@ pub enum ColorArg {
 pub struct VerifyArgs {
     /// Level file.
     pub file: PathBuf,
-    /// The solution: LURD text, or the path of a file holding it.
-    pub solution: String,
+    /// The solution: LURD text, or the path of a file holding it. Without it, every
+    /// `Solution` section the file stores is checked, level by level.
+    pub solution: Option<String>,
     #[command(flatten)]
     pub select: LevelSelect,
 }
@@ -223,11 +240,11 @@ pub struct PlayArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub every: u64,
     /// Time limit in seconds when the level has to be solved first.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT, allow_negative_numbers = true)]
     pub time_limit: f64,
-    /// Worker threads when the level has to be solved first.
-    #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: u32,
+    /// Worker threads when the level has to be solved first: default every core (0 too).
+    #[arg(long, short = 't', value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1024))]
+    pub threads: Option<u32>,
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]
@@ -248,8 +265,9 @@ pub struct GenerateArgs {
     /// Boxes per level.
     #[arg(long, short = 'b', default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=200))]
     pub boxes: u64,
-    /// Keep only levels whose solution (the one bisolve finds) has at least this many pushes.
-    #[arg(long, value_name = "P", default_value_t = 0)]
+    /// Keep only levels whose solution (the one bisolve finds) has at least this many pushes
+    /// (0 keeps every level, however short).
+    #[arg(long, value_name = "P", default_value_t = 10)]
     pub min_pushes: usize,
     /// Give up after this many candidate levels. Default: 100 per level asked for.
     #[arg(long, value_name = "N")]
@@ -260,7 +278,7 @@ pub struct GenerateArgs {
     pub max_states: usize,
     /// Time limit per candidate's solve in seconds (a safety net; a level that hits it makes
     /// the output depend on the machine's speed).
-    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, allow_negative_numbers = true)]
     pub time_limit: f64,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -275,9 +293,64 @@ pub struct GenerateArgs {
     pub quiet: bool,
 }
 
+/// A share of a run (`--shard I/N`): the levels whose 0-based position among those chosen is
+/// `I - 1` modulo `N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based.
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// True if the level at 0-based `position` among those chosen is this shard's.
+    pub fn takes(self, position: usize) -> bool {
+        position % self.count == self.index - 1
+    }
+}
+
+/// Reads `I/N` with 1 <= I <= N.
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("expected I/N with 1 <= I <= N, such as 2/8, not {text:?}");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (index, count): (usize, usize) =
+        (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if index == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+/// The thread count asked for: `None` (not given) and 0 mean every core the process may use
+/// (`available_parallelism`, which respects container and affinity limits).
+pub fn threads_or_all(threads: Option<u32>) -> u32 {
+    match threads {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(1, |n| n.get()).min(1024) as u32,
+    }
+}
+
+/// The time limit per level of every command that solves levels (solving, `bench`, `play`),
+/// in seconds.
+pub const DEFAULT_TIME_LIMIT: f64 = 600.0;
+
+impl SolveArgs {
+    /// True if `--threads` was given (and not 0, which means the default, every core).
+    pub fn threads_given(&self) -> bool {
+        self.threads.is_some_and(|n| n > 0)
+    }
+}
+
+impl ExportArgs {
+    /// True if some picture or file is asked for.
+    pub fn any(&self) -> bool {
+        self.svg.is_some() || self.gif.is_some() || self.sok.is_some()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Cli;
+    use super::{parse_shard, Cli, Shard};
     use clap::CommandFactory;
     use std::collections::BTreeSet;
 
@@ -293,6 +366,19 @@ mod tests {
 
     /// The everyday options only: the research switches are keys of the options
     /// (`--set`, docs/options.md), not arguments.
+    #[test]
+    fn shards_split_the_levels_between_them() {
+        let shards: Vec<Shard> = (1..=3).map(|i| parse_shard(&format!("{i}/3")).expect("valid")).collect();
+        for position in 0..20 {
+            assert_eq!(shards.iter().filter(|s| s.takes(position)).count(), 1, "level {position}");
+        }
+        assert!(shards[0].takes(0) && shards[1].takes(1) && shards[2].takes(5));
+        assert_eq!(parse_shard("1/1"), Ok(Shard { index: 1, count: 1 }));
+        for bad in ["0/3", "4/3", "1", "a/b", "1/0", "/3", "-1/3"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
+
     #[test]
     fn the_command_line_stays_small() {
         let command = Cli::command();

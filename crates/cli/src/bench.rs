@@ -14,12 +14,12 @@ use bisolve_engine::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::args::BenchArgs;
+use crate::args::{threads_or_all, BenchArgs};
 use bisolve_engine::{Plan, Planned};
 
 use crate::config::{limits, plan, tell_notes};
 use crate::input::{build, describe_error, label, read_collection, select_levels};
-use crate::output::{warn, Exit, Out};
+use crate::output::{count, warn, Exit, Out};
 use crate::record::{checked_solution, invalid_record, record, LevelRecord};
 
 /// One level to solve: which file, which level (validated by the job that solves it).
@@ -67,17 +67,21 @@ struct FileSummary {
 
 /// Runs the bench command.
 pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
-    let planned = plan(&args.search, args.threads)?;
+    let threads = threads_or_all(Some(args.threads));
+    let planned = plan(&args.search, threads)?;
     let plan = &planned.plan;
     let limits =
         limits(args.time_limit, args.limits.memory.as_deref(), args.limits.states, args.jobs as usize)?;
     let collections: Vec<RawCollection> =
         args.files.iter().map(|f| read_collection(f)).collect::<Result<_>>()?;
-    tell_notes(&planned);
+    tell_notes(&planned, true);
     let mut tasks: Vec<Task<'_>> = Vec::new();
     for (file, c) in collections.iter().enumerate() {
         let chosen = select_levels(c, &args.files[file], args.select.level.as_deref())?;
         tasks.extend(chosen.into_iter().map(|raw| Task { file, raw }));
+    }
+    if let Some(shard) = args.shard {
+        tasks = tasks.into_iter().enumerate().filter(|(k, _)| shard.takes(*k)).map(|(_, t)| t).collect();
     }
     let mut json = match &args.json {
         Some(path) => Some(BufWriter::new(
@@ -208,7 +212,7 @@ fn summarize(path: &Path, done: &[Done], args: &BenchArgs, planned: &Planned, wa
         bytes_per_state: if visited > 0 { table_bytes as f64 / visited as f64 } else { 0.0 },
         peak_level_bytes: done.iter().map(|d| d.bytes).max().unwrap_or(0),
         unsolved: done.iter().filter(|d| d.record.status != "solved").map(|d| d.record.index).collect(),
-        threads: args.threads,
+        threads: threads_or_all(Some(args.threads)),
         jobs: args.jobs,
         strategy: plan.name(),
         time_limit: args.time_limit,
@@ -246,12 +250,12 @@ fn print_table(out: &mut Out, summaries: &[FileSummary], wall: Duration) -> Resu
     }
     let levels: usize = summaries.iter().map(|s| s.levels).sum();
     out.line(&format!(
-        "{} levels in {:.2} s wall ({:.1} levels/s), {} threads per level, {} at once, strategy {}, \
+        "{} in {:.2} s wall ({:.1} levels/s), {} per level, {} at once, strategy {}, \
          {} s limit; peak resident memory {}",
-        levels,
+        count(levels as u64, "level"),
         wall.as_secs_f64(),
         levels as f64 / wall.as_secs_f64().max(1e-9),
-        summaries.first().map_or(1, |s| s.threads),
+        count(summaries.first().map_or(1, |s| s.threads) as u64, "thread"),
         summaries.first().map_or(1, |s| s.jobs),
         summaries.first().map_or(String::new(), |s| s.strategy.clone()),
         summaries.first().map_or(0.0, |s| s.time_limit),
@@ -315,8 +319,10 @@ impl Progress {
         let done = solved + failed;
         match &self.bar {
             Some(bar) => {
-                bar.set_message(format!("{solved} solved, {failed} failed"));
+                // The position first: a redraw on the message must not show more levels
+                // solved than finished.
                 bar.set_position(done as u64);
+                bar.set_message(format!("{solved} solved, {failed} failed"));
             }
             None if last.elapsed() >= Duration::from_secs(5) || done == self.total => {
                 last = Instant::now();

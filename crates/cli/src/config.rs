@@ -5,7 +5,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use bisolve_engine::{preset, Limits, Planned, SolverOptions};
 
-use crate::args::{SearchArgs, SolveArgs};
+use crate::args::{threads_or_all, SearchArgs, SolveArgs};
 use crate::output::warn;
 
 /// The options the arguments ask for: the preset, then the options file over it, then
@@ -31,17 +31,20 @@ pub fn plan(search: &SearchArgs, threads: u32) -> Result<Planned> {
     Ok(options(search)?.plan(threads as usize)?)
 }
 
-/// Tells what the thread count changed in the plan, on standard error: call it once the input
-/// has been read, just before the first search.
-pub fn tell_notes(planned: &Planned) {
-    for note in &planned.notes {
+/// Tells what the plan had to change from what was asked, on standard error: call it once the
+/// input has been read, just before the first search. What the thread count changed is told
+/// only when the thread count was asked for (`chosen_threads`); every core, the default, runs
+/// what suits it without a word.
+pub fn tell_notes(planned: &Planned, chosen_threads: bool) {
+    let threads_note = planned.threads_note.iter().filter(|_| chosen_threads);
+    for note in planned.notes.iter().chain(threads_note) {
         warn(&format!("bisolve: note: {note}"));
     }
 }
 
 /// The plan and limits for a solve command.
 pub fn solve_config(args: &SolveArgs) -> Result<(Planned, Limits)> {
-    let planned = plan(&args.search, args.threads)?;
+    let planned = plan(&args.search, threads_or_all(args.threads))?;
     let limits = limits(args.time_limit, args.limits.memory.as_deref(), args.limits.states, 1)?;
     Ok((planned, limits))
 }
@@ -57,8 +60,12 @@ pub fn limits(time_limit: f64, memory: Option<&str>, states: Option<usize>, jobs
         Some(s) => parse_size(s)?,
         None => default_memory() / jobs.max(1),
     };
-    Ok(Limits { time: Some(time), memory: Some(memory), states })
+    Ok(Limits { time: Some(time), memory: Some(memory), states, progress: None })
 }
+
+/// The smallest `--memory` accepted: below this even the first table of a search would not fit,
+/// and the limit would stop every search before it started.
+pub const MIN_MEMORY: usize = 1 << 20;
 
 /// Reads a size: a number with an optional unit (K, M, G, T, with or without `B`/`iB`;
 /// powers of 1024).
@@ -79,8 +86,8 @@ pub fn parse_size(text: &str) -> Result<usize> {
         other => bail!("--memory {text:?}: unknown unit {other:?} (use K, M, G or T)"),
     };
     let bytes = value * scale;
-    if !(bytes.is_finite() && bytes >= 1.0) {
-        bail!("--memory {text:?}: the size must be at least one byte");
+    if !(bytes.is_finite() && bytes >= MIN_MEMORY as f64) {
+        bail!("--memory {text:?}: the size must be at least 1M (a search needs room for its first tables)");
     }
     Ok(bytes.min(usize::MAX as f64) as usize)
 }
@@ -119,9 +126,11 @@ mod tests {
 
     #[test]
     fn sizes_parse_with_units() {
-        assert_eq!(parse_size("1024").unwrap(), 1024);
-        assert_eq!(parse_size("2K").unwrap(), 2048);
+        assert_eq!(parse_size("1048576").unwrap(), 1 << 20);
+        assert_eq!(parse_size("2048K").unwrap(), 2 << 20);
         assert_eq!(parse_size("1.5GiB").unwrap(), 3 << 29);
+        assert!(parse_size("1K").is_err(), "below the smallest limit");
+        assert!(parse_size("1023K").is_err(), "below the smallest limit");
         assert_eq!(parse_size("512mb").unwrap(), 512 << 20);
         assert!(parse_size("lots").is_err());
         assert!(parse_size("5X").is_err());

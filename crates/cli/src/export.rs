@@ -110,10 +110,9 @@ impl<'a> Exports<'a> {
             if !self.quiet {
                 let solved = self.sok.iter().filter(|l| l.solution.is_some()).count();
                 warn(&format!(
-                    "bisolve: wrote {}: {} level{}, {solved} with a solution",
+                    "bisolve: wrote {}: {}, {solved} with a solution",
                     path.display(),
-                    self.sok.len(),
-                    if self.sok.len() == 1 { "" } else { "s" }
+                    crate::output::count(self.sok.len() as u64, "level")
                 ));
             }
         }

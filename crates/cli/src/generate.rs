@@ -36,7 +36,7 @@ use crate::args::GenerateArgs;
 use bisolve_engine::Plan;
 
 use crate::config::{limits, plan};
-use crate::output::{warn, Exit, Out};
+use crate::output::{count as plural, warn, Exit, Out};
 use crate::record::checked_solution;
 use crate::sok::{write_collection, Layout, SokLevel, SokSolution};
 use crate::timeline::Timeline;
@@ -439,9 +439,9 @@ pub fn run(args: &GenerateArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Ex
     let (made, rejected) = generate(&settings, &plan, &limits, cancel, |g, n| {
         if !args.quiet {
             warn(&format!(
-                "bisolve: level {n} of {count}: {} pushes, {} moves (attempt {})",
-                g.pushes,
-                g.moves,
+                "bisolve: level {n} of {count}: {}, {} (attempt {})",
+                plural(g.pushes as u64, "push"),
+                plural(g.moves as u64, "move"),
                 g.attempt + 1
             ));
         }
@@ -478,7 +478,10 @@ pub fn run(args: &GenerateArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Ex
         .map(|(i, g)| SokLevel {
             title: Some(format!("{}-{}", args.seed, i + 1)),
             rows: g.rows.clone(),
-            metadata: vec![("Comment".into(), format!("{} moves, {} pushes", g.moves, g.pushes))],
+            metadata: vec![(
+                "Comment".into(),
+                format!("{}, {}", plural(g.moves as u64, "move"), plural(g.pushes as u64, "push")),
+            )],
             solution: Some(SokSolution { lurd: g.lurd.clone(), moves: g.moves, pushes: g.pushes }),
         })
         .collect();
@@ -573,7 +576,7 @@ mod tests {
             ..crate::args::SearchArgs::default()
         };
         let plan = crate::config::plan(&search, 1).expect("plan").plan;
-        let limits = Limits { time: None, memory: Some(1 << 30), states: Some(200_000) };
+        let limits = Limits { time: None, memory: Some(1 << 30), states: Some(200_000), progress: None };
         let (made, _) =
             generate(&settings, &plan, &limits, &AtomicBool::new(false), |_, _| {}).expect("runs");
         made

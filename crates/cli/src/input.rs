@@ -1,7 +1,7 @@
 //! Reading level files and choosing levels, with messages that name the file, level and line.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use bisolve_board::parse::{parse_collection, RawCollection, RawLevel};
@@ -9,6 +9,43 @@ use bisolve_board::{LevelEntry, LevelError};
 
 /// The most bytes a level file may have: far more than any real collection.
 const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The level files named: each file as given (`-` for standard input), each directory as its
+/// `.xsb`, `.sok` and `.txt` files (any case) in name order, not descending into folders.
+/// Every path is checked before any level is solved, so a typo fails at once.
+pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            files.push(path.clone());
+            continue;
+        }
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("{}: cannot read the file", path.display()))?;
+        if !meta.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("{}: cannot read the directory", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && is_level_file(p))
+            .collect();
+        if found.is_empty() {
+            bail!("{}: a directory with no .xsb, .sok or .txt file", path.display());
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
+}
+
+/// True for the names a directory's level files have: `.xsb`, `.sok`, `.txt`, any case.
+fn is_level_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["xsb", "sok", "txt"].iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
 
 /// Reads and splits a level file into levels. Fails (exit 2) when the file cannot be read or
 /// holds no level at all. Levels are validated (and their boards analysed) one at a time, by

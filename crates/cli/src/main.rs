@@ -7,6 +7,7 @@ mod export;
 mod generate;
 mod gif_anim;
 mod input;
+mod live;
 mod options_cmd;
 mod output;
 mod play;
@@ -23,6 +24,7 @@ mod verify;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use clap::error::ErrorKind;
 use clap::Parser;
 
 use crate::args::{Cli, Command};
@@ -35,7 +37,14 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 static CANCEL: AtomicBool = AtomicBool::new(false);
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
+        Err(e) => {
+            output::warn(&usage_error(&e.render().to_string()));
+            return ExitCode::from(Exit::Invalid as u8);
+        }
+    };
     // A second Ctrl-C while the first is being handled ends the process at once.
     let _ = ctrlc::set_handler(|| {
         if CANCEL.swap(true, Ordering::SeqCst) {
@@ -57,10 +66,27 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) if e.is::<Closed>() => ExitCode::SUCCESS,
         Err(e) => {
-            output::warn(&format!("bisolve: {e:#}"));
+            output::warn(&format!("bisolve: error: {e:#}"));
             ExitCode::from(Exit::Invalid as u8)
         }
     }
+}
+
+/// A usage error as clap renders it (`error: ...`, a tip, the usage), as one line in bisolve's
+/// style: `bisolve: error: ...`, the tip after it, and where to read more.
+fn usage_error(rendered: &str) -> String {
+    // The message: the first paragraph, its lines joined (a list of missing arguments is
+    // indented below it).
+    let head = rendered.split("\n\n").next().unwrap_or_default();
+    let head: Vec<&str> = head.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let head = head.join(" ");
+    let head = head.strip_prefix("error: ").unwrap_or(&head);
+    let mut line = format!("bisolve: error: {}", if head.is_empty() { "bad arguments" } else { head });
+    for tip in rendered.lines().filter_map(|l| l.trim().strip_prefix("tip: ")) {
+        line.push_str(&format!(" ({tip})"));
+    }
+    line.push_str("; see bisolve --help");
+    line
 }
 
 fn list_strategies(out: &mut Out) -> anyhow::Result<Exit> {

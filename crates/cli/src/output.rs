@@ -27,6 +27,19 @@ pub fn warn(text: &str) {
     let _ = writeln!(io::stderr().lock(), "{text}");
 }
 
+/// `n` and the noun for it, plural unless `n` is 1: `count(1, "push")` is `1 push`,
+/// `count(3, "box")` is `3 boxes`.
+pub fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else if noun.ends_with("sh") || noun.ends_with('x') || noun.ends_with('s') {
+        format!("{n} {noun}es")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Standard output was closed by the reader.
 #[derive(Debug)]
 pub struct Closed;
@@ -53,5 +66,21 @@ impl Out {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Closed.into()),
             Err(e) => Err(e.into()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+
+    #[test]
+    fn counts_say_one_thing_or_many() {
+        assert_eq!(count(1u64, "push"), "1 push");
+        assert_eq!(count(2u64, "push"), "2 pushes");
+        assert_eq!(count(0u64, "box"), "0 boxes");
+        assert_eq!(count(1u64, "box"), "1 box");
+        assert_eq!(count(1u32, "thread"), "1 thread");
+        assert_eq!(count(16u32, "thread"), "16 threads");
+        assert_eq!(count(7usize as u64, "move"), "7 moves");
     }
 }

@@ -17,7 +17,7 @@ use bisolve_board::render::{render_state, Overlay};
 use bisolve_board::{Level, LevelEntry};
 use bisolve_engine::{Cutoff, Outcome};
 
-use crate::args::PlayArgs;
+use crate::args::{threads_or_all, PlayArgs};
 use crate::config::{limits, plan};
 use crate::export::{check_speed, Exports};
 use crate::input::{describe_error, label, read_collection, select};
@@ -95,7 +95,7 @@ fn solve(
     level: &Level,
     cancel: &AtomicBool,
 ) -> Result<Result<String, Exit>> {
-    let plan = plan(&args.search, args.threads)?.plan;
+    let plan = plan(&args.search, threads_or_all(args.threads))?.plan;
     let limits = limits(args.time_limit, None, None, 1)?;
     warn(&format!("bisolve: {}: solving it first", label(entry)));
     let report = plan.solve(level, &limits, cancel).map_err(|e| anyhow!("{}: {e}", label(entry)))?;

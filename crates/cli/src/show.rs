@@ -9,7 +9,7 @@ use bisolve_board::render::{legend, render_state, Overlay};
 use crate::args::{ColorArg, ShowArgs};
 use crate::export::{numbered, picture_title, probe_writable, write_file};
 use crate::input::{build, describe_error, label, read_collection, select_levels};
-use crate::output::{warn, Exit, Out};
+use crate::output::{count, warn, Exit, Out};
 use crate::svg;
 
 /// Runs the show command.
@@ -33,11 +33,11 @@ pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
             Ok(level) => {
                 let board = level.board();
                 out.line(&format!(
-                    "; {}: {}x{}, {} boxes, {} floor cells",
+                    "; {}: {}x{}, {}, {} floor cells",
                     label(entry),
                     board.width(),
                     board.height(),
-                    board.n_boxes(),
+                    count(board.n_boxes() as u64, "box"),
                     board.n_cells()
                 ))?;
                 for row in render_state(board, level.start(), overlay).lines() {
@@ -55,7 +55,7 @@ pub fn run(args: &ShowArgs, out: &mut Out) -> Result<Exit> {
             }
             Err(e) => {
                 invalid += 1;
-                warn(&format!("bisolve: {}", describe_error(&args.file, e)));
+                warn(&format!("bisolve: error: {}", describe_error(&args.file, e)));
             }
         }
     }

@@ -1,18 +1,19 @@
 //! `bisolve FILE`: solve each requested level and report it, as text or JSON lines.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use bisolve_board::LevelEntry;
-use bisolve_engine::{Cutoff, Outcome, Report, SideStats};
+use bisolve_engine::{Cutoff, Limits, Outcome, Planned, Report, SideStats};
 
 use crate::args::SolveArgs;
 use crate::config::{solve_config, tell_notes};
 use crate::export::Exports;
-use crate::input::{build, describe_error, label, read_collection, select_levels};
-use crate::output::{warn, Exit, Out};
+use crate::input::{build, describe_error, expand_inputs, label, read_collection, select_levels};
+use crate::live::Show;
+use crate::output::{count, warn, Exit, Out};
 use crate::record::{checked_solution, invalid_record, per_second, record, LevelRecord};
 
 /// Tally of the statuses seen, for the exit code and the summary.
@@ -24,19 +25,71 @@ struct Tally {
     cancelled: bool,
 }
 
-/// Runs the solve command.
+/// Runs the solve command: every file named (directories expanded), one after the other.
 pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
-    let (planned, limits) = solve_config(args)?;
+    let (planned, mut limits) = solve_config(args)?;
+    let show = Show::choose(args.progress, !(args.json || args.quiet));
+    limits.progress = show.sink();
+    let stdin = [PathBuf::from("-")];
+    let files = expand_inputs(if args.files.is_empty() { &stdin } else { &args.files })?;
+    if files.len() > 1 && args.export.any() {
+        bail!("--svg, --gif and --sok write the levels of one file: give one file ({} given)", files.len());
+    }
+    if !(args.quiet || args.json) {
+        tell_notes(&planned, args.threads.is_some());
+    }
+    let mut tally = Tally::default();
+    let mut position = 0;
+    for path in &files {
+        solve_file(args, path, (&planned, &limits, show), cancel, out, &mut tally, &mut position)?;
+        if tally.cancelled {
+            break;
+        }
+    }
+    if tally.requested == 0 && !tally.cancelled {
+        if let Some(shard) = args.shard {
+            warn(&format!("bisolve: note: shard {}/{} holds no level", shard.index, shard.count));
+        }
+        return Ok(Exit::Ok);
+    }
+    Ok(if tally.cancelled {
+        Exit::Interrupted
+    } else if tally.invalid == tally.requested {
+        Exit::Invalid
+    } else if tally.solved == tally.requested {
+        Exit::Ok
+    } else {
+        Exit::NotAllSolved
+    })
+}
+
+/// Solves the chosen levels of one file (those of the shard, `position` counting the levels
+/// chosen in the files before) with the plan and limits, showing progress as `show` says,
+/// adding to `tally`.
+fn solve_file(
+    args: &SolveArgs,
+    path: &Path,
+    (planned, limits, show): (&Planned, &Limits, Show),
+    cancel: &AtomicBool,
+    out: &mut Out,
+    all: &mut Tally,
+    position: &mut usize,
+) -> Result<()> {
     let plan = &planned.plan;
     let options = serde_json::to_value(&planned.options)?;
-    let path = args.file.as_deref().unwrap_or(Path::new("-"));
     let collection = read_collection(path)?;
-    let entries = select_levels(&collection, path, args.select.level.as_deref())?;
+    let mut entries = select_levels(&collection, path, args.select.level.as_deref())?;
+    if let Some(shard) = args.shard {
+        let first = *position;
+        *position += entries.len();
+        entries =
+            entries.into_iter().enumerate().filter(|(k, _)| shard.takes(first + k)).map(|(_, e)| e).collect();
+        if entries.is_empty() {
+            return Ok(());
+        }
+    }
     let first_index = entries.first().map_or(1, |e| e.index);
     let mut exports = Exports::new(&args.export, &collection.header, first_index, entries.len(), args.quiet)?;
-    if !(args.quiet || args.json) {
-        tell_notes(&planned);
-    }
     let started = Instant::now();
     let mut tally = Tally { requested: entries.len(), ..Tally::default() };
     for raw in entries {
@@ -49,7 +102,7 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
             Err(e) => {
                 tally.invalid += 1;
                 let message = describe_error(path, e);
-                warn(&format!("bisolve: {message}"));
+                warn(&format!("bisolve: error: {message}"));
                 if args.json {
                     let rec = LevelRecord {
                         options: Some(options.clone()),
@@ -59,8 +112,8 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
                 }
             }
             Ok(level) => {
-                let report = plan
-                    .solve(level, &limits, cancel)
+                let report = show
+                    .during(&label(entry), || plan.solve(level, limits, cancel))
                     .map_err(|e| anyhow::anyhow!("{}: {}: {e}", path.display(), label(entry)))?;
                 let solution = checked_solution(level, &report)?;
                 if solution.is_some() {
@@ -77,6 +130,9 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
                     out.line(&serde_json::to_string(&rec)?)?;
                 } else {
                     print_human(out, path, entry, &report, solution, args.quiet, args.verbose)?;
+                    if !args.quiet {
+                        advise(entry, &report, args.threads_given());
+                    }
                 }
                 exports.add(entry, level, solution)?;
                 if tally.cancelled {
@@ -88,23 +144,35 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
     exports.finish()?;
     if !args.json && tally.requested > 1 {
         out.line(&format!(
-            "{}: solved {} of {} levels in {:.2} s{}",
+            "{}: solved {} of {} in {:.2} s{}",
             path.display(),
             tally.solved,
-            tally.requested,
+            count(tally.requested as u64, "level"),
             started.elapsed().as_secs_f64(),
             if tally.invalid > 0 { format!(" ({} invalid)", tally.invalid) } else { String::new() }
         ))?;
     }
-    Ok(if tally.cancelled {
-        Exit::Interrupted
-    } else if tally.invalid == tally.requested {
-        Exit::Invalid
-    } else if tally.solved == tally.requested {
-        Exit::Ok
-    } else {
-        Exit::NotAllSolved
-    })
+    all.requested += tally.requested;
+    all.solved += tally.solved;
+    all.invalid += tally.invalid;
+    all.cancelled |= tally.cancelled;
+    Ok(())
+}
+
+/// One line of advice on standard error for a level a limit stopped.
+fn advise(entry: &LevelEntry, report: &Report, threads_given: bool) {
+    let what = match report.outcome {
+        Outcome::Cutoff(Cutoff::Time) => {
+            let threads = if threads_given || report.threads == 1 { ", more --threads" } else { "" };
+            format!(
+                "a longer --time-limit{threads}, or --json to see the closest position each search reached"
+            )
+        }
+        Outcome::Cutoff(Cutoff::Memory) => "a larger --memory (default 60% of memory)".to_string(),
+        Outcome::Cutoff(Cutoff::States) => "a larger --states budget".to_string(),
+        _ => return,
+    };
+    warn(&format!("bisolve: note: {} not solved: try {what}", label(entry)));
 }
 
 fn print_human(
@@ -119,16 +187,15 @@ fn print_human(
     let stats = &report.stats;
     let mut line = format!("{} {}: {}", path.display(), label(entry), report.outcome.status());
     if let Outcome::Solved(s) = &report.outcome {
-        line.push_str(&format!(", {} moves, {} pushes", s.moves, s.pushes));
+        line.push_str(&format!(", {}, {}", count(s.moves as u64, "move"), count(s.pushes as u64, "push")));
     }
     line.push_str(&format!(
-        ", {:.3} s, {} states ({:.2} M/s), {} visited, {} thread{}, {}",
+        ", {:.3} s, {} ({:.2} M/s), {} visited, {}, {}",
         report.elapsed.as_secs_f64(),
-        stats.generated(),
+        count(stats.generated(), "state"),
         per_second(report) / 1e6,
         stats.states,
-        report.threads,
-        if report.threads == 1 { "" } else { "s" },
+        count(report.threads as u64, "thread"),
         report.strategy,
     ));
     if let Some(note) = &report.note {

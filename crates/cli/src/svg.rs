@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use bisolve_board::render::Overlay;
 use bisolve_board::{Board, BoxMap, Cell, Level, Reach, State};
 
+use crate::output::count;
 use crate::scene::{Scene, Square};
 use crate::timeline::Timeline;
 
@@ -54,7 +55,10 @@ pub fn animated(level: &Level, timeline: &Timeline, title: &str, speed: f64) -> 
     let scene = Scene::new(board);
     let moves = timeline.moves().len();
     let mut svg = String::new();
-    let caption = [format!("{title}:"), format!("{moves} moves, {} pushes", timeline.n_pushes())];
+    let caption = [
+        format!("{title}:"),
+        format!("{}, {}", count(moves as u64, "move"), count(timeline.n_pushes() as u64, "push")),
+    ];
     let data = [("frames", timeline.n_frames()), ("moves", moves), ("pushes", timeline.n_pushes())];
     open(&mut svg, &scene, &caption, &data);
     let _ = writeln!(svg, "<desc>{}</desc>", timeline.lurd());
@@ -97,7 +101,7 @@ pub fn animated(level: &Level, timeline: &Timeline, title: &str, speed: f64) -> 
     }
     // The player: one position per frame, evenly spaced.
     let (x, y) = board.xy(timeline.start().player);
-    let _ = write!(svg, r#"<g id="player" transform="translate({x} {y})">"#);
+    let _ = write!(svg, r#"<g class="player" transform="translate({x} {y})">"#);
     svg.push_str(r##"<use href="#player"/>"##);
     if moves > 0 {
         let mut values = String::with_capacity(6 * (moves + 1));
@@ -337,6 +341,32 @@ mod tests {
         assert_eq!(fill.attribute("values").map(|v| v.split(';').next_back()), Some(Some(BOX_ON_GOAL)));
         let title = "Round <the> bend & co: 6 moves, 3 pushes";
         assert!(root.descendants().any(|n| n.has_tag_name("title") && n.text() == Some(title)));
+    }
+
+    /// Every `id` once, and every `<use>` pointing at a definition outside itself: a renderer
+    /// may drop an element whose id repeats, or one that refers to itself.
+    fn assert_ids_sound(doc: &roxmltree::Document<'_>) {
+        let mut seen = std::collections::HashSet::new();
+        for id in doc.descendants().filter_map(|n| n.attribute("id")) {
+            assert!(seen.insert(id), "id {id:?} twice");
+        }
+        for u in doc.descendants().filter(|n| n.has_tag_name("use")) {
+            let target = u.attribute("href").and_then(|h| h.strip_prefix('#')).expect("an internal href");
+            assert!(seen.contains(target), "<use> of a missing #{target}");
+            assert!(u.ancestors().all(|a| a.attribute("id") != Some(target)), "<use> of #{target} inside it");
+        }
+    }
+
+    #[test]
+    fn every_id_is_defined_once() {
+        let level = Level::parse(LEVEL).expect("valid");
+        let t = Timeline::from_lurd(&level, "dRurDD").expect("solves");
+        assert_ids_sound(&parse(&animated(&level, &t, "moving", 4.0)));
+        let solved = Level::parse("####\n#@*#\n####\n").expect("valid");
+        let still_t = Timeline::from_lurd(&solved, "").expect("solved");
+        assert_ids_sound(&parse(&animated(&solved, &still_t, "solved", 8.0)));
+        let overlay = Overlay { dead: true, pull_dead: true, reach: true, color: true };
+        assert_ids_sound(&parse(&still(level.board(), level.start(), overlay, "level 1")));
     }
 
     #[test]

@@ -80,3 +80,23 @@ fn impossible_requests_are_refused() {
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(stderr(&o).contains("made only 0 of 5"), "{}", stderr(&o));
 }
+
+#[test]
+fn the_defaults_make_levels_worth_solving() {
+    let o = bisolve(&["generate", "--count", "4", "--solutions", "-q"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let c = load_collection(stdout(&o).as_bytes()).expect("a SOK collection");
+    assert_eq!(c.entries.len(), 4);
+    for entry in &c.entries {
+        let level = entry.level.as_ref().expect("valid");
+        let [solution] = level.solutions() else { panic!("{:?}: {:?}", entry.title, level.solutions()) };
+        let steps = parse_lurd(&solution.lurd).expect("LURD");
+        let counts = replay(level.board(), level.start(), &steps).expect("the solution solves the level");
+        assert!(
+            counts.pushes >= 10,
+            "{:?}: {} pushes with the default --min-pushes",
+            entry.title,
+            counts.pushes
+        );
+    }
+}

@@ -20,7 +20,7 @@ fn check_invalid_level(file: &str, at: &str, problem: &str) {
     let (text, json) = invalid(file);
     for run in [&text, &json] {
         run.expect_code(2);
-        let want = format!("bisolve: levels/invalid/{file}:{at}: level 1 (");
+        let want = format!("bisolve: error: levels/invalid/{file}:{at}: level 1 (");
         assert!(run.stderr.starts_with(&want), "{file}: expected {want:?}\n{run}");
         assert!(run.stderr.contains(problem), "{file}: expected {problem:?}\n{run}");
         assert_eq!(run.stderr.lines().count(), 1, "{file}: one message\n{run}");
@@ -38,7 +38,7 @@ fn check_invalid_level(file: &str, at: &str, problem: &str) {
 fn check_invalid_file(path: &str, problem: &str) {
     for run in [bisolve(&[path]), bisolve(&[path, "--json"])] {
         run.expect_code(2);
-        assert_eq!(run.stderr.trim_end(), format!("bisolve: {path}: {problem}"), "\n{run}");
+        assert_eq!(run.stderr.trim_end(), format!("bisolve: error: {path}: {problem}"), "\n{run}");
         assert!(run.stdout.is_empty(), "\n{run}");
     }
 }
@@ -186,14 +186,15 @@ fn one_invalid_level_in_a_collection() {
 fn missing_file() {
     let run = bisolve(&["levels/no-such-file.xsb"]);
     run.expect_code(2);
-    assert!(run.stderr.starts_with("bisolve: levels/no-such-file.xsb: cannot read the file"), "{run}");
+    assert!(run.stderr.starts_with("bisolve: error: levels/no-such-file.xsb: cannot read the file"), "{run}");
 }
 
 #[test]
 fn directory_given_as_file() {
-    let run = bisolve(&["levels"]);
-    run.expect_code(2);
-    assert_eq!(run.stderr.trim_end(), "bisolve: levels: is a directory, not a level file");
+    // The solve command reads a directory's level files; the commands of one file do not.
+    let run = bisolve(&["levels", "--level", "1", "--json"]);
+    run.expect_code(0);
+    assert_eq!(run.records()[0]["file"], "levels/demo.xsb", "{run}");
     let run = bisolve(&["verify", "levels", "R"]);
     run.expect_code(2);
     assert!(run.stderr.contains("is a directory"), "{run}");
@@ -205,7 +206,7 @@ fn bad_arguments() {
     let cases: &[(&[&str], &str)] = &[
         (&[], "required arguments were not provided"),
         (&["levels/demo.xsb", "--bogus"], "unexpected argument '--bogus'"),
-        (&["levels/demo.xsb", "--threads", "0"], "invalid value '0' for '--threads"),
+        (&["levels/demo.xsb", "--threads", "1025"], "invalid value '1025' for '--threads"),
         (&["levels/demo.xsb", "--threads", "many"], "invalid value 'many' for '--threads"),
         (&["levels/demo.xsb", "--set", "dives.backward=0"], "dives.backward must be 1 to 64, not 0"),
         (&["levels/demo.xsb", "--set", "dives.forward=99"], "dives.forward must be 1 to 64, not 99"),
@@ -233,6 +234,8 @@ fn bad_arguments() {
         (&["levels/demo.xsb", "--time-limit", "NaN"], "--time-limit must be a positive number of seconds"),
         (&["levels/demo.xsb", "--memory", "lots"], "--memory \"lots\": expected a size"),
         (&["levels/demo.xsb", "--memory", "5X"], "unknown unit"),
+        (&["levels/demo.xsb", "--memory", "1K"], "at least 1M"),
+        (&["levels/demo.xsb", "--time-limit", "-1"], "--time-limit must be a positive number of seconds, not -1"),
         (&["levels/demo.xsb", "--strategy", "nope"], "unknown strategy \"nope\""),
         (&["levels/demo.xsb", "--level", "99"], "levels/demo.xsb: no level \"99\" (the file has 10 levels"),
         (&["levels/demo.xsb", "--level", "2-11"], "levels/demo.xsb: no level \"2-11\" (the file has 10 levels"),
@@ -253,6 +256,9 @@ fn bad_arguments() {
         run.expect_code(2);
         assert!(run.stderr.contains(message), "{args:?}: expected {message:?}\n{run}");
         assert!(run.stdout.is_empty(), "{args:?}\n{run}");
+        // One error style, wherever the error arises: one line, `bisolve: error: ...`.
+        assert!(run.stderr.starts_with("bisolve: error: "), "{args:?}\n{run}");
+        assert_eq!(run.stderr.trim_end().lines().count(), 1, "{args:?}\n{run}");
     }
 }
 
@@ -302,7 +308,7 @@ fn endless_and_piped_input() {
         run.expect_code(2);
         assert_eq!(
             run.stderr.trim_end(),
-            "bisolve: /dev/zero: more than 268435456 bytes; level files that large are not read"
+            "bisolve: error: /dev/zero: more than 268435456 bytes; level files that large are not read"
         );
     }
     let mut cmd = harness::bin();
@@ -347,5 +353,26 @@ fn a_dash_reads_standard_input() {
     verify.expect_code(0);
     let empty = piped(&["-"], "");
     empty.expect_code(2);
-    assert!(empty.stderr.starts_with("bisolve: standard input: "), "{empty}");
+    assert!(empty.stderr.starts_with("bisolve: error: standard input: "), "{empty}");
+}
+
+/// `verify` without a solution checks what the file stores, level by level; a solution that
+/// names a missing file is an error, not moves.
+#[test]
+fn verify_checks_the_solutions_a_sok_file_stores() {
+    let sok = temp_file(
+        "verify-stored.sok",
+        b"Title: good\n#####\n#@$.#\n#####\nSolution (moves 1, pushes 1)\nR\n\n\
+          Title: bad\n#####\n#@$.#\n#####\nSolution\nL\n\n\
+          Title: none\n#####\n#@$.#\n#####\n",
+    );
+    let run = bisolve(&["verify", arg(&sok)]);
+    run.expect_code(1);
+    assert!(run.stdout.contains("(\"good\"): solution on line 5: solved: 1 move, 1 push"), "{run}");
+    assert!(run.stdout.contains("(\"bad\"): solution on line 12: not a solution"), "{run}");
+    assert!(run.stdout.contains("(\"none\"): no stored solution"), "{run}");
+    bisolve(&["verify", arg(&sok), "--level", "good"]).expect_code(0);
+    let missing = bisolve(&["verify", "levels/demo.xsb", "--level", "1", "no/such/solution.lurd"]);
+    missing.expect_code(2);
+    assert!(missing.stderr.contains("no/such/solution.lurd: no such solution file"), "{missing}");
 }

@@ -107,3 +107,19 @@ fn a_thread_count_that_drops_the_restarts_says_so() {
     let two = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "2"]);
     assert!(two.stderr.is_empty(), "{two}");
 }
+
+#[test]
+fn threads_default_to_every_core_and_zero_means_the_same() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    for args in [&[][..], &["--threads", "0"][..]] {
+        let mut all = vec!["levels/demo.xsb", "--level", "1", "--json"];
+        all.extend_from_slice(args);
+        let run = bisolve(&all);
+        run.expect_code(0);
+        assert_eq!(run.records()[0]["threads"], cores, "{args:?}\n{run}");
+    }
+    // Every core, by default, says nothing of the restarts it runs without; asked for, it does.
+    let quiet_default = bisolve(&["levels/demo.xsb", "--level", "1"]);
+    quiet_default.expect_code(0);
+    assert!(!quiet_default.stderr.contains("note: no restarts"), "{quiet_default}");
+}

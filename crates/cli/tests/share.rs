@@ -127,7 +127,8 @@ fn play_writes_sok_and_reads_stored_solutions() {
 
 #[test]
 fn plain_playback_prints_every_frame_and_ends_solved() {
-    let o = bisolve(&["play", &demo(), "--level", "8"]);
+    // One thread: both runs find the same solution.
+    let o = bisolve(&["play", &demo(), "--level", "8", "--threads", "1"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
     let frames = load_collection(out.as_bytes()).expect("the frames are a collection");
@@ -149,7 +150,7 @@ fn plain_playback_prints_every_frame_and_ends_solved() {
         .is_some_and(|l| l.ends_with(": solved")));
 
     // Every 10th frame, plus the start and the end.
-    let o = bisolve(&["play", &demo(), "--level", "8", "--every", "10"]);
+    let o = bisolve(&["play", &demo(), "--level", "8", "--every", "10", "--threads", "1"]);
     let frames = load_collection(stdout(&o).as_bytes()).expect("a collection");
     assert_eq!(frames.entries.len(), moves / 10 + 1 + usize::from(moves % 10 != 0));
 }

@@ -46,7 +46,8 @@ fn every_switch_still_solves_the_demo_levels() {
 /// `strategy` (a forward or backward strategy reads its own side; bidirectional, the
 /// forward one) and the switches `extra`.
 fn pruned(file: &str, strategy: &str, key: &str, extra: &[&str]) -> u64 {
-    let run = bisolve(&[&[file, "--json", "--strategy", strategy], extra].concat());
+    // One thread: the counts repeat.
+    let run = bisolve(&[&[file, "--json", "--threads", "1", "--strategy", strategy], extra].concat());
     run.expect_code(0);
     let side = if strategy == "backward" { "backward" } else { "forward" };
     run.records().iter().map(|r| r[side]["pruned"][key].as_u64().expect("a count")).sum()
@@ -80,7 +81,7 @@ fn a_technique_switched_off_prunes_nothing() {
     // The backward search runs bridges only with `--backward-bridges`, the forward one by
     // default and not with `--no-bridges`.
     let bridges = |extra: &[&str], side: &str| -> u64 {
-        let run = bisolve(&[&["levels/demo.xsb", "--json"], extra].concat());
+        let run = bisolve(&[&["levels/demo.xsb", "--json", "--threads", "1"], extra].concat());
         run.expect_code(0);
         run.records().iter().map(|r| r[side]["bridges"].as_u64().unwrap_or(0)).sum()
     };

@@ -27,9 +27,7 @@
 //! within a few pulls of the start that state is most often one the start can never be
 //! pushed into (the player on the wrong side of the boxes round the start), so nothing
 //! meets. The perimeter holds the start's whole neighbourhood instead, and any backward state
-//! the backward search makes in it is a meeting. It solved XSokoban 30 at 60 s on 2 threads
-//! in each of four runs (24-27 s), which no earlier build had solved
-//! (`benches/results/2026-11-27-perimeter.txt`). Switch:
+//! the backward search makes in it is a meeting (`benches/results/2026-11-27-perimeter.txt`). Switch:
 //! [`crate::Strategy::perimeter`] (`--set search.perimeter=false`); it runs only with the bridges.
 //!
 //! Backward bridges are the mirror ([`crate::Strategy::backward_bridges`],
@@ -79,17 +77,9 @@ pub const PERIMETER_EXPANSIONS: u64 = 400_000;
 /// The forward worker's own expansions before the perimeter runs, by default.
 pub const PERIMETER_AFTER: u64 = 250_000;
 /// Expansions of the early perimeter ([`crate::Strategy::early_perimeter`]), which runs before
-/// the forward worker's first expansion.
-///
-/// XSokoban 32 in the first run alone (2 threads, `--set restarts.mode=off`, 2-core machine, 2026-12-02,
-/// a day it ran 30% slower than the day before): with the perimeter after 250,000 expansions
-/// (400,000 of it, from about 5 s to 10 s), solved within 10 s in 1 of 13 runs (3.6 s; the
-/// others 12.2-19.1 s or not within 15-20 s), which is all the first run has; with an early
-/// one of 200,000, in 3.4-4.9 s (4 of 4), of 400,000 in 7.9-8.7 s (4 of 4), of 100,000 not
-/// within 20 s (1 of 1). The forward dive seeded from the early perimeter's states finds the
-/// meeting after about 70,000 expansions of its own; after the late perimeter, or an early
-/// one of 400,000, after 200,000 to 460,000
-/// (`benches/results/2026-12-02-early-perimeter.txt`).
+/// the forward worker's first expansion: half of [`PERIMETER_EXPANSIONS`], so that the
+/// forward dive starts among the start's neighbourhood and keeps most of the first run
+/// (`benches/results/2026-12-02-early-perimeter.txt` has the runs it was first measured on).
 pub const EARLY_PERIMETER_EXPANSIONS: u64 = 200_000;
 /// The most memory the perimeter's open list and set of states seen may take: this, or a
 /// thirty-second of the memory limit where that is less (the peak stays within the

@@ -57,17 +57,16 @@ const CHECKS_PER_STRETCH: u32 = 1024;
 /// and with live targets ([`crate::Strategy::live_targets`], `--set search.live_targets=true`) only those
 /// [`Expander::worth_aiming_at`] does not prove out of the start's reach.
 ///
-/// The bridges stop once the bound reaches its minimum. On the levels where the backward
-/// search comes closest without finishing (XSokoban 13 and 40, Sasquatch 17 and 35), that
-/// minimum is 0: every box on its start square, the player shut in another region, a state
-/// the start can never reach. A bridge aimed there starts on its target's boxes and goes
+/// The bridges stop once the bound reaches its minimum. On levels where the backward
+/// search comes closest without finishing, that minimum is often 0: every box on its start
+/// square, the player shut in another region, a state the start can never reach. A bridge aimed there starts on its target's boxes and goes
 /// nowhere. Live targets keep the bridges on states the start may reach. Measured neutral
 /// (off by default): at 10 s a level on XSokoban 1-45 and Sasquatch, 62 levels against 63 (the
 /// one lost solved in 9-10 s by either), median time ratio 1.00; at 60 s none of the eight
 /// levels where the backward search ends closest was solved either way. Retargeting as well
 /// (the closest live state of each stretch of 65,536 backward expansions, whatever the
-/// bound) ran 61-201 bridges a level instead of 2-23 and still solved none of the eight, and
-/// lost XSokoban 24, which the bridges solve by following the closest state ever.
+/// bound) ran 61-201 bridges a level instead of 2-23, still solved none of the eight, and
+/// lost a level the bridges solve by following the closest state ever.
 #[derive(Debug)]
 pub struct Aim<'a> {
     closest: &'a Closest,

@@ -14,6 +14,76 @@ pub struct Limits {
     pub memory: Option<usize>,
     /// Visited states (both directions together).
     pub states: Option<usize>,
+    /// Where the solve publishes its live figures, for a caller that shows progress.
+    pub progress: Option<ProgressSink>,
+}
+
+/// The live figures of a running solve, published by its workers every few milliseconds (with
+/// their memory checks) for a caller that shows progress: states in the visited table, the
+/// bytes the search holds, and which run of a restarting portfolio is working (0: the first).
+#[derive(Debug, Default)]
+pub struct Progress {
+    states: AtomicUsize,
+    bytes: AtomicUsize,
+    run: AtomicUsize,
+}
+
+/// What [`Progress::snapshot`] reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProgressSnapshot {
+    /// States in the visited table.
+    pub states: usize,
+    /// Bytes of the visited table and the open lists.
+    pub bytes: usize,
+    /// The run of a restarting portfolio (0: the first).
+    pub run: usize,
+}
+
+impl Progress {
+    /// Zero figures, for a `static`.
+    pub const fn new() -> Progress {
+        Progress { states: AtomicUsize::new(0), bytes: AtomicUsize::new(0), run: AtomicUsize::new(0) }
+    }
+
+    /// The figures as last published.
+    pub fn snapshot(&self) -> ProgressSnapshot {
+        ProgressSnapshot {
+            states: self.states.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+            run: self.run.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Zeroes the figures, before the next solve.
+    pub fn reset(&self) {
+        self.states.store(0, Ordering::Relaxed);
+        self.bytes.store(0, Ordering::Relaxed);
+        self.run.store(0, Ordering::Relaxed);
+    }
+
+    /// Publishes the run that starts.
+    pub fn set_run(&self, run: usize) {
+        self.run.store(run, Ordering::Relaxed);
+    }
+}
+
+/// A [`Progress`] that lives as long as the program (so [`Limits`] stays `Copy`), compared by
+/// identity.
+#[derive(Clone, Copy)]
+pub struct ProgressSink(pub &'static Progress);
+
+impl PartialEq for ProgressSink {
+    fn eq(&self, other: &ProgressSink) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for ProgressSink {}
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
 }
 
 /// Why a search stopped without an answer.
@@ -176,8 +246,16 @@ impl<'a> Stop<'a> {
     /// ([`Stop::report_inserted`]), never on the table's length: a worker's inserts are
     /// reported before its next step, and a check on the clock that read the length between
     /// the two could stop a one-thread run a step earlier in one run than in another.)
-    pub fn check_memory(&self, table_bytes: usize) {
-        if self.limits.memory.is_some_and(|m| table_bytes + self.open_bytes() >= m) {
+    ///
+    /// `table_states` gives the table's length for the live figures
+    /// ([`Limits::progress`]); it is asked only when they are wanted.
+    pub fn check_memory(&self, table_bytes: usize, table_states: impl FnOnce() -> usize) {
+        let bytes = table_bytes + self.open_bytes();
+        if let Some(ProgressSink(progress)) = self.limits.progress {
+            progress.states.store(table_states(), Ordering::Relaxed);
+            progress.bytes.store(bytes, Ordering::Relaxed);
+        }
+        if self.limits.memory.is_some_and(|m| bytes >= m) {
             self.cut(Cutoff::Memory);
         }
     }
@@ -295,7 +373,7 @@ mod tests {
         stop.report_inserted(0, 40);
         stop.report_inserted(1, 57);
         // The table may already hold the second worker's latest, unreported states.
-        stop.check_memory(1 << 30);
+        stop.check_memory(1 << 30, || 0);
         assert!(!stop.is_set());
         stop.report_inserted(1, 58);
         assert_eq!(stop.cutoff(), Some(Cutoff::States));

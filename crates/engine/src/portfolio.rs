@@ -83,12 +83,9 @@ pub struct Portfolio {
     /// expansion, 200,000 expansions of it, instead of 400,000 after 250,000. The restarts' runs
     /// keep the members' own. Default on; `--set restarts.early_perimeter=false`.
     ///
-    /// The first run has 10 s. XSokoban 32 needed 12-19 s of it on a day the machine ran 30%
-    /// slower (solved within 10 s in 1 of 13 runs, and by no later run), and 3.4-4.9 s with
-    /// the early perimeter (4 of 4); see
-    /// [`EARLY_PERIMETER_EXPANSIONS`](crate::bridge::EARLY_PERIMETER_EXPANSIONS). It costs
-    /// up to 4 s on small levels the forward search finishes at once (Microban II 131: 0.6 s
-    /// against 4.8 s), since the perimeter runs all its expansions first.
+    /// See [`EARLY_PERIMETER_EXPANSIONS`](crate::bridge::EARLY_PERIMETER_EXPANSIONS). It can
+    /// cost seconds on small levels the forward search would finish at once, since the
+    /// perimeter runs all its expansions first.
     pub early_perimeter: bool,
 }
 
@@ -156,6 +153,9 @@ pub fn solve_portfolio(
             ..*limits
         };
         let run = portfolio.run(settings, k == 0 && runs.len() > 1);
+        if let Some(crate::limits::ProgressSink(progress)) = limits.progress {
+            progress.set_run(k);
+        }
         let table = keep.then(|| {
             let full = |t: &VisitedTable| limits.memory.is_some_and(|m| t.bytes() > m / 2);
             let fresh = || VisitedTable::new(16 * portfolio.threads.max(1));

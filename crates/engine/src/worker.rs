@@ -429,7 +429,7 @@ impl<'a, E: Expander> Worker<'a, E> {
         stop.check_time();
         if due == Due::All {
             stop.report_open_bytes(self.slot, self.open_bytes());
-            stop.check_memory(table.bytes());
+            stop.check_memory(table.bytes(), || table.len());
         }
     }
 

@@ -176,7 +176,12 @@ fn generous_limits_do_not_change_the_answer() {
     let limited = common::run(
         &level,
         &cfg,
-        &Limits { time: Some(Duration::from_secs(60)), memory: Some(1 << 30), states: Some(1 << 30) },
+        &Limits {
+            time: Some(Duration::from_secs(60)),
+            memory: Some(1 << 30),
+            states: Some(1 << 30),
+            progress: None,
+        },
     );
     let (a, b) = (common::expect_solved(&level, &free), common::expect_solved(&level, &limited));
     assert_eq!(a.lurd, b.lurd);
@@ -277,4 +282,28 @@ fn memory_limit_stops_searches_with_slow_steps() {
     assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Memory));
     let held = report.stats.table_bytes + report.stats.peak_open_bytes;
     assert!(held <= 4 * memory, "{held} bytes held at the stop, limit {memory}");
+}
+
+/// A solve given a progress sink publishes its table's size and its memory while it runs.
+#[test]
+fn a_running_solve_publishes_its_progress() {
+    static PROGRESS: bisolve_engine::Progress = bisolve_engine::Progress::new();
+    let _serial = serial();
+    let level = hard_level();
+    let limits = Limits {
+        time: Some(Duration::from_millis(400)),
+        progress: Some(bisolve_engine::ProgressSink(&PROGRESS)),
+        ..Limits::default()
+    };
+    let report = common::run(&level, &config("bidirectional", 1), &limits);
+    assert_eq!(report.outcome, Outcome::Cutoff(Cutoff::Time));
+    let seen = PROGRESS.snapshot();
+    assert!(
+        seen.states > 0 && seen.states as u64 <= report.stats.states as u64,
+        "{seen:?} of {}",
+        report.stats.states
+    );
+    assert!(seen.bytes > 0, "{seen:?}");
+    PROGRESS.reset();
+    assert_eq!(PROGRESS.snapshot(), bisolve_engine::ProgressSnapshot::default());
 }

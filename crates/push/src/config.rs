@@ -96,9 +96,10 @@ pub struct PushConfig {
     /// out are those that park a box inside the room or fill it in another order. A box that
     /// stands on the entrance at the start goes in by a macro too (one without a push onto
     /// the entrance). With box moves, a run that brings its box onto the entrance goes on by
-    /// the macro. Needs `goal_cut`. Default on (`--set push.room_discipline=false`): at 60 s a level on 2
-    /// threads it solves XSokoban 26 in 1.7 s (unsolved without), and Microban I + II at 10 s
-    /// stay 290/290 (see `benches/results/2026-11-27-room-discipline.txt`).
+    /// the macro. Needs `goal_cut`. Default on (`--set push.room_discipline=false`): at a fixed
+    /// budget of 2M states a level on one thread, XSokoban 1-45 and Sasquatch solve 58 levels
+    /// with it and 57 without (`benches/results/2026-12-03-techniques.txt`), and Microban I + II
+    /// at 10 s stay 290/290 (`benches/results/2026-11-27-room-discipline.txt`).
     pub room_discipline: bool,
     /// Parking plans: a goal room with one entrance that no packing order fills one box at a
     /// time (a box must wait inside, off its goal, while others pass) gets a parking plan,
@@ -106,8 +107,7 @@ pub struct PushConfig {
     /// [`bisolve_deadlock::rooms::PlanRoom`]); the search then changes what the room holds only
     /// by the plan's steps. Needs `room_discipline`. Default on (`--set push.room_plans=false`): at 2M
     /// states a level, one thread, XSokoban 1-45 and Sasquatch solve the same 57 levels,
-    /// with 0.99 times the states (Sasquatch 27, the only solved level with a plan, 0.66);
-    /// at 60 s on 2 threads 38 + 39 levels, the unsolved levels of earlier runs (see
+    /// with 0.99 times the states; at 60 s on 2 threads 38 + 39 levels, the unsolved levels of earlier runs (see
     /// `benches/results/2026-11-27-parking-plans.txt`).
     pub room_plans: bool,
     /// Compute each child's feature cell (boxes off goals, areas of free squares) for the

@@ -122,12 +122,15 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Writes `bytes` to a fresh file named `name` in this test binary's scratch directory and
-/// returns its path.
+/// Writes `bytes` to a fresh file named `name` (folders allowed) in this test binary's scratch
+/// directory and returns its path.
 pub fn temp_file(name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch directory");
     let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("scratch directory");
+    }
     std::fs::write(&path, bytes).expect("write scratch file");
     path
 }

@@ -31,8 +31,13 @@ pub struct Planned {
     /// The options as they run: every switch the members agree on filled in, and the restart
     /// mode decided (`on` or `off`).
     pub options: SolverOptions,
-    /// One line for each setting the thread count changed.
+    /// One line for each asked-for setting the plan had to change (a switch the strategy
+    /// cannot use).
     pub notes: Vec<String>,
+    /// Why the restart schedule does not run at this thread count, when it would have run at
+    /// another: for a caller that chose the thread count to tell (one that took every core by
+    /// default need not).
+    pub threads_note: Option<String>,
 }
 
 impl Plan {
@@ -131,7 +136,7 @@ impl SolverOptions {
             }
             options.restarts.mode = RestartMode::Off;
             let config = Config { strategy, threads, push, pull, forward_weight: self.forward_weight };
-            return Ok(Planned { plan: Plan::Single(config), options, notes });
+            return Ok(Planned { plan: Plan::Single(config), options, notes, threads_note: None });
         }
         let mut chosen = members(&self.members.join(",")).map_err(OptionsError::Invalid)?;
         for m in &mut chosen {
@@ -146,6 +151,7 @@ impl SolverOptions {
         options.push.resolve(runs.iter().map(|r| &r.1));
         options.pull.resolve(runs.iter().map(|r| &r.2));
         let searches = search_count(&chosen);
+        let mut threads_note = None;
         let restart = match self.restarts.mode {
             RestartMode::On => true,
             RestartMode::Off => false,
@@ -161,7 +167,7 @@ impl SolverOptions {
                         2 => format!("with 2 threads, and this run has {threads}"),
                         _ => format!("with 2 to {searches} threads, and this run has {threads}"),
                     };
-                    notes.push(format!(
+                    threads_note = Some(format!(
                         "no restarts: restarts.mode = \"auto\" runs the schedule {why} \
                          (--set restarts.mode=on runs it anyway)"
                     ));
@@ -186,6 +192,6 @@ impl SolverOptions {
             keep_table: self.restarts.keep_table,
             early_perimeter: self.restarts.early_perimeter,
         };
-        Ok(Planned { plan: Plan::Portfolio(portfolio), options, notes })
+        Ok(Planned { plan: Plan::Portfolio(portfolio), options, notes, threads_note })
     }
 }

@@ -99,7 +99,7 @@ fn the_default_plan_is_the_default_portfolio() {
     assert_eq!((p.threads, p.tables, p.forward_weight), (2, TableMode::Shared, FORWARD_WEIGHT));
     assert_eq!(p.restarts, luby_restarts());
     assert!(p.keep_table && p.early_perimeter);
-    assert!(two.notes.is_empty(), "{:?}", two.notes);
+    assert!(two.notes.is_empty() && two.threads_note.is_none(), "{:?}", two.notes);
     assert_eq!(two.options.restarts.mode, RestartMode::On);
     assert_eq!(two.options.push.freeze, Some(true), "switches the members agree on are shown");
 }
@@ -110,18 +110,19 @@ fn the_thread_count_that_turns_restarts_off_says_so() {
         let planned = SolverOptions::default().plan(threads).expect("plans");
         assert!(portfolio(&planned).restarts.is_empty(), "{threads} threads");
         assert_eq!(planned.options.restarts.mode, RestartMode::Off, "the options say so");
+        assert!(planned.notes.is_empty(), "{:?}", planned.notes);
         if threads == 1 {
-            assert!(planned.notes.is_empty(), "one thread is deterministic by design: {:?}", planned.notes);
+            assert!(planned.threads_note.is_none(), "one thread is deterministic by design");
         } else {
-            assert_eq!(planned.notes.len(), 1, "{threads} threads");
-            assert!(planned.notes[0].contains(&format!("this run has {threads}")), "{}", planned.notes[0]);
+            let note = planned.threads_note.expect("a note");
+            assert!(note.contains(&format!("this run has {threads}")), "{note}");
         }
     }
     let mut on = SolverOptions::default();
     on.set("restarts.mode=on").expect("set");
     let planned = on.plan(1).expect("plans");
     assert_eq!(portfolio(&planned).restarts, luby_restarts());
-    assert!(planned.notes.is_empty());
+    assert!(planned.notes.is_empty() && planned.threads_note.is_none());
 }
 
 #[test]

@@ -38,8 +38,7 @@ pub fn search_count(members: &[Member]) -> usize {
 /// generated least, then that search's worker that has.
 ///
 /// Extra dives are lottery tickets: more threads solve hard levels through their different
-/// dives, not their throughput (XSokoban 13 in 0.9 s on 16 threads, unsolved by 2 threads in
-/// 60 s). The gain is on the backward side: on 2 threads, 10 s a level, four forward dives
+/// dives, not only their throughput. The gain is on the backward side: on 2 threads, 10 s a level, four forward dives
 /// solved none of the 33 levels one worker leaves unsolved, four backward dives 5 (2026-11-26,
 /// `benches/results/2026-11-26-backward-dives.txt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -179,7 +178,7 @@ pub fn catalogue() -> Vec<Member> {
 /// | `bi-fess,bwd-fess-confined`| 27 + 35 = 62  | 1.029       | the same 5 of 33              |
 /// | `bi-fess,bwd-greedy`       | 26 + 35 = 61  | 0.991       |                               |
 ///
-/// The default of the stop before, `bi-fess,bwd-fess`, was meant to give the backward direction
+/// An earlier default, `bi-fess,bwd-fess`, was meant to give the backward direction
 /// three quarters of the effort, since on the hard sets the backward search finds almost every
 /// solution (it meets the forward search within a few pushes of the start); but its `bwd-fess` ran
 /// dry at once in the shared table (see
@@ -187,8 +186,8 @@ pub fn catalogue() -> Vec<Member> {
 /// alone, and its measured gain over `bi-fess,bi-fess-packing` (24 + 37 = 61 at 10 s, in 1.75 times
 /// the time) came from dropping `bi-fess-packing`. Now that `bwd-fess` runs, it repeats `bi-fess`'s
 /// backward search state for state and is no mix to use. Bridges (the forward search's runs towards
-/// the backward search's closest state, see [`crate::bridge`]) gained XSokoban 24 and lost
-/// Sasquatch 31 at 10 s, in 0.85 of the time.
+/// the backward search's closest state, see [`crate::bridge`]) gained one level and lost one at
+/// 10 s, in 0.85 of the time.
 pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess"];
 
 /// The members named in a comma-separated list.

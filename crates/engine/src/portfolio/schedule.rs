@@ -80,7 +80,9 @@ impl<E: Expander> Search for Worker<'_, E> {
         }
         if due == Due::All {
             stop.report_open_bytes(self.slot(), self.open_bytes());
-            stop.check_memory(tables.iter().map(|t| t.bytes()).sum());
+            stop.check_memory(tables.iter().map(|t| t.bytes()).sum(), || {
+                tables.iter().map(|t| t.len()).sum()
+            });
         }
     }
     fn finish(self: Box<Self>) -> SideStats {
