@@ -190,16 +190,23 @@ fn print_human(
         line.push_str(&format!(", {}, {}", count(s.moves as u64, "move"), count(s.pushes as u64, "push")));
     }
     line.push_str(&format!(
-        ", {:.3} s, {} ({:.2} M/s), {} visited, {}, {}",
+        ", {:.3} s, {}, {}",
         report.elapsed.as_secs_f64(),
         count(stats.generated(), "state"),
-        per_second(report) / 1e6,
-        stats.states,
         count(report.threads as u64, "thread"),
-        report.strategy,
     ));
-    if let Some(note) = &report.note {
-        line.push_str(&format!(" ({note})"));
+    // The search's own terms (rate, table, strategy, how it was found) for those who ask.
+    if verbose {
+        line.push_str(&format!(
+            " ({:.2} M/s, {} visited, {}",
+            per_second(report) / 1e6,
+            stats.states,
+            report.strategy
+        ));
+        if let Some(note) = &report.note {
+            line.push_str(&format!(", {note}"));
+        }
+        line.push(')');
     }
     out.line(&line)?;
     if verbose {
