@@ -42,8 +42,12 @@ fuzz_target!(|data: &[u8]| {
             pull: PullConfig::default(),
             ..Config::default()
         };
-        let limits =
-            Limits { time: Some(Duration::from_secs(10)), memory: Some(64 << 20), states: Some(50_000) };
+        let limits = Limits {
+            time: Some(Duration::from_secs(10)),
+            memory: Some(64 << 20),
+            states: Some(50_000),
+            progress: None,
+        };
         let report = solve(level, &config, &limits, &AtomicBool::new(false)).expect("solve never fails");
         let truth = Grid::new(level.rows()).expect("one player").min_pushes(CAP);
         match &report.outcome {
