@@ -14,9 +14,10 @@
 //! opens them again, so fewer cut links is progress.
 //!
 //! One position costs one walk over its free squares ([`RoomLinks::cut`]). A board with at most
-//! one room, or more than [`MAX_ROOMS`], has no links to cut, and every position counts 0.
+//! one room, or more than [`MAX_ROOMS`], has no links to cut, and every position counts 0, as
+//! it does with [`RoomLinks::default`] (no rooms: for a search that does not count links).
 
-use crate::{Board, Cell, NO_CELL};
+use crate::{Board, BoxMap, Cell, NO_CELL};
 
 /// Boards with more rooms count no links (one bit per room in a word).
 pub const MAX_ROOMS: usize = 64;
@@ -25,7 +26,7 @@ pub const MAX_ROOMS: usize = 64;
 const PASSAGE: u8 = u8::MAX;
 
 /// The rooms of a board and the links between them on the empty board.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RoomLinks {
     /// Per cell: its room, or [`PASSAGE`].
     room: Vec<u8>,
@@ -146,12 +147,13 @@ impl RoomLinks {
         self.base.iter().map(|m| m.count_ones()).sum::<u32>() / 2
     }
 
-    /// How many links of the empty board the position with boxes where `is_box` says has cut.
-    pub fn cut(&self, is_box: impl Fn(Cell) -> bool, scratch: &mut LinkScratch) -> u32 {
+    /// How many links of the empty board the position with `boxes` has cut.
+    #[inline]
+    pub fn cut(&self, boxes: &BoxMap, scratch: &mut LinkScratch) -> u32 {
         if self.rooms == 0 {
             return 0;
         }
-        let linked = self.linked(is_box, scratch);
+        let linked = self.linked(|c| boxes.is_box(c), scratch);
         let mut cut = 0;
         for (a, (&now, &base)) in linked.iter().zip(&self.base).enumerate() {
             // Symmetric: a link holds only if each side reaches the other.
@@ -251,7 +253,9 @@ mod tests {
     fn cut_with(level: &Level, links: &RoomLinks, boxes: &[(usize, usize)]) -> u32 {
         let board = level.board();
         let cells: Vec<Cell> = boxes.iter().map(|&(x, y)| board.cell(x, y).unwrap()).collect();
-        links.cut(|c| cells.contains(&c), &mut LinkScratch::default())
+        let mut map = BoxMap::new(board.n_cells());
+        map.set_all(&cells);
+        links.cut(&map, &mut LinkScratch::default())
     }
 
     #[test]
@@ -294,5 +298,7 @@ mod tests {
         let links = RoomLinks::new(level.board());
         assert_eq!(links.rooms(), 0);
         assert_eq!(cut_with(&level, &links, &[(5, 2)]), 0);
+        // No rooms at all: what a search that does not count links holds.
+        assert_eq!(RoomLinks::default().cut(&BoxMap::new(4), &mut LinkScratch::default()), 0);
     }
 }

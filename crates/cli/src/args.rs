@@ -307,6 +307,12 @@ impl Shard {
     pub fn takes(self, position: usize) -> bool {
         position % self.count == self.index - 1
     }
+
+    /// This shard's part of `items`, the first of which stands at 0-based `first` among those
+    /// chosen.
+    pub fn part<T>(self, items: Vec<T>, first: usize) -> Vec<T> {
+        items.into_iter().enumerate().filter(|(k, _)| self.takes(first + k)).map(|(_, t)| t).collect()
+    }
 }
 
 /// Reads `I/N` with 1 <= I <= N.

@@ -81,7 +81,7 @@ pub fn run(args: &BenchArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
         tasks.extend(chosen.into_iter().map(|raw| Task { file, raw }));
     }
     if let Some(shard) = args.shard {
-        tasks = tasks.into_iter().enumerate().filter(|(k, _)| shard.takes(*k)).map(|(_, t)| t).collect();
+        tasks = shard.part(tasks, 0);
     }
     let mut json = match &args.json {
         Some(path) => Some(BufWriter::new(
@@ -212,7 +212,7 @@ fn summarize(path: &Path, done: &[Done], args: &BenchArgs, planned: &Planned, wa
         bytes_per_state: if visited > 0 { table_bytes as f64 / visited as f64 } else { 0.0 },
         peak_level_bytes: done.iter().map(|d| d.bytes).max().unwrap_or(0),
         unsolved: done.iter().filter(|d| d.record.status != "solved").map(|d| d.record.index).collect(),
-        threads: threads_or_all(Some(args.threads)),
+        threads: planned.plan.threads() as u32,
         jobs: args.jobs,
         strategy: plan.name(),
         time_limit: args.time_limit,

@@ -36,7 +36,7 @@ pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit>
         bail!("--svg, --gif and --sok write the levels of one file: give one file ({} given)", files.len());
     }
     if !(args.quiet || args.json) {
-        tell_notes(&planned, args.threads.is_some());
+        tell_notes(&planned, args.threads_given());
     }
     let mut tally = Tally::default();
     let mut position = 0;
@@ -82,8 +82,7 @@ fn solve_file(
     if let Some(shard) = args.shard {
         let first = *position;
         *position += entries.len();
-        entries =
-            entries.into_iter().enumerate().filter(|(k, _)| shard.takes(first + k)).map(|(_, e)| e).collect();
+        entries = shard.part(entries, first);
         if entries.is_empty() {
             return Ok(());
         }

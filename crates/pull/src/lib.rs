@@ -129,9 +129,9 @@ pub struct Backward<'a> {
     /// The tests a child is put to once its player's region is known, in order: pairs,
     /// sealed start squares, jams (those switched on).
     tests: Vec<Box<dyn DeadlockTest>>,
-    /// The rooms whose cut links the feature cells count ([`PullConfig::room_links`]), when the
-    /// board has links to cut.
-    links: Option<RoomLinks>,
+    /// The rooms whose cut links the feature cells count ([`PullConfig::room_links`]); none when
+    /// they are not counted.
+    links: RoomLinks,
 }
 
 impl<'a> Backward<'a> {
@@ -168,7 +168,7 @@ impl<'a> Backward<'a> {
             tests.push(Box::new(JamTest));
         }
         let links =
-            (config.features && config.room_links).then(|| RoomLinks::new(board)).filter(|l| l.rooms() > 0);
+            if config.features && config.room_links { RoomLinks::new(board) } else { RoomLinks::default() };
         let mut config = config;
         config.box_moves &= board.n_cells() <= BOX_MOVE_MAX_CELLS;
         Backward {
@@ -181,15 +181,6 @@ impl<'a> Backward<'a> {
             start_freeze,
             tests,
             links,
-        }
-    }
-
-    /// The links between rooms the position in `s.boxes` cuts, when the feature cells count them.
-    #[inline]
-    fn cut_links(&self, s: &mut PullScratch) -> u32 {
-        match &self.links {
-            Some(links) => links.cut(|c| s.boxes.is_box(c), &mut s.links),
-            None => 0,
         }
     }
 
@@ -290,7 +281,7 @@ impl Backward<'_> {
             return false;
         }
         let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-        let cut_links = self.cut_links(s);
+        let cut_links = self.links.cut(&s.boxes, &mut s.links);
         s.boxes.shift(to, b);
         let fp = zobrist.after_move(ctx.base, b, to, player);
         out.push(Child {
@@ -386,7 +377,7 @@ impl Expander for Backward<'_> {
         let cell = if self.config.features {
             let unplaced = goals.iter().filter(|&&g| !board.is_start_square(g)).count() as u32;
             let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-            let cut_links = self.cut_links(s);
+            let cut_links = self.links.cut(&s.boxes, &mut s.links);
             FeatureCell {
                 unplaced: unpacked.unwrap_or(unplaced),
                 areas: s.areas.label(board, goals),

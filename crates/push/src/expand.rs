@@ -68,7 +68,7 @@ impl Expander for Forward<'_> {
             s.boxes.set_all(boxes);
             let areas = s.areas.label(board, boxes);
             let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-            let cut_links = self.cut_links(s);
+            let cut_links = self.links.cut(&s.boxes, &mut s.links);
             s.boxes.clear_all(boxes);
             let unplaced = boxes.iter().filter(|&&b| !board.is_goal(b)).count() as u32;
             FeatureCell { unplaced: unpacked.unwrap_or(unplaced), areas, cut_links }.pack()

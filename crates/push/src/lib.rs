@@ -115,9 +115,9 @@ pub struct Forward<'a> {
     discipline: Option<Vec<u8>>,
     /// Rooms with parking plans are kept to their plans ([`PushConfig::room_plans`]).
     plans_on: bool,
-    /// The rooms whose cut links the feature cells count ([`PushConfig::room_links`]), when the
-    /// board has links to cut.
-    links: Option<RoomLinks>,
+    /// The rooms whose cut links the feature cells count ([`PushConfig::room_links`]); none when
+    /// they are not counted.
+    links: RoomLinks,
 }
 
 /// A square of a room under room discipline (see [`PushConfig::room_discipline`]).
@@ -217,7 +217,7 @@ impl<'a> Forward<'a> {
             tests.push(Box::new(GoalAreaTest(a)));
         }
         let links =
-            (config.features && config.room_links).then(|| RoomLinks::new(board)).filter(|l| l.rooms() > 0);
+            if config.features && config.room_links { RoomLinks::new(board) } else { RoomLinks::default() };
         Forward {
             board,
             start,
@@ -231,15 +231,6 @@ impl<'a> Forward<'a> {
             discipline,
             plans_on,
             links,
-        }
-    }
-
-    /// The links between rooms the position in `s.boxes` cuts, when the feature cells count them.
-    #[inline]
-    fn cut_links(&self, s: &mut PushScratch) -> u32 {
-        match &self.links {
-            Some(links) => links.cut(|c| s.boxes.is_box(c), &mut s.links),
-            None => 0,
         }
     }
 
@@ -544,7 +535,7 @@ impl Forward<'_> {
             return false;
         }
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-        let cut_links = self.cut_links(s);
+        let cut_links = self.links.cut(&s.boxes, &mut s.links);
         s.boxes.shift(to, b);
         let fp = zobrist.after_move(ctx.base, b, to, player);
         let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));

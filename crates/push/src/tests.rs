@@ -36,13 +36,17 @@ fn nothing() -> PushConfig {
     }
 }
 
-/// Where the pushes of the level's start take boxes, with the given configuration.
-fn targets(level: &Level, config: PushConfig) -> Vec<Cell> {
+/// The children of the level's start, with the given configuration.
+fn start_children(level: &Level, config: PushConfig) -> Vec<Child> {
     let board = level.board();
     let forward = Forward::new(board, level.start(), config);
     let mut scratch = forward.new_scratch();
-    let start = level.start();
-    children_of(&forward, &mut scratch, board, start, NO_CELL).iter().map(|(_, c)| c.to).collect()
+    children_of(&forward, &mut scratch, board, level.start(), NO_CELL).into_iter().map(|(_, c)| c).collect()
+}
+
+/// Where the pushes of the level's start take boxes, with the given configuration.
+fn targets(level: &Level, config: PushConfig) -> Vec<Cell> {
+    start_children(level, config).iter().map(|c| c.to).collect()
 }
 
 #[test]
@@ -113,24 +117,21 @@ fn the_push_that_makes_a_dead_triple_is_pruned_only_with_the_switch_on() {
 
 #[test]
 fn feature_cells_count_the_room_links_a_push_cuts_only_with_the_switch_on() {
-    // Two rooms joined by a passage; the box stands at its mouth. Pushing it left into the
-    // passage cuts the link, pushing it right into the room does not.
+    // Two rooms joined by a passage. The box stands in the right room at the passage's mouth,
+    // where it already cuts the link: pushing it left into the passage keeps the link cut,
+    // pushing it up or down opens it.
     let level =
-        Level::parse("##########\n#  #######\n#  #######\n#  ###   #\n#   .$@  #\n####.#$  #\n##########")
+        Level::parse("##########\n#  #######\n#  #######\n#  ###   #\n#     $@ #\n####.#   #\n##########")
             .expect("valid level");
-    let board = level.board();
-    let into_passage = board.cell(4, 4).expect("floor");
+    let into_passage = level.board().cell(5, 4).expect("floor");
     for on in [false, true] {
-        let config = PushConfig { features: true, room_links: on, ..nothing() };
-        let forward = Forward::new(board, level.start(), config);
-        let mut scratch = forward.new_scratch();
-        let children = children_of(&forward, &mut scratch, board, level.start(), NO_CELL);
-        assert!(!children.is_empty());
-        for (_, child) in &children {
+        let children = start_children(&level, PushConfig { features: true, room_links: on, ..nothing() });
+        assert_eq!(children.len(), 3, "left, up and down");
+        for child in &children {
             let cut = FeatureCell::unpack(child.cell).cut_links;
             let want = u32::from(on && child.to == into_passage);
             assert_eq!(cut, want, "push to {} with room links {on}", child.to);
         }
-        assert!(children.iter().any(|(_, c)| c.to == into_passage));
+        assert!(children.iter().any(|c| c.to == into_passage));
     }
 }

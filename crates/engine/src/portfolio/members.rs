@@ -174,7 +174,7 @@ pub fn catalogue() -> Vec<Member> {
 ///
 /// | members                    | 10 s          | time (10 s) | 60 s, levels unsolved at 10 s |
 /// |----------------------------|---------------|-------------|-------------------------------|
-/// | `bi-fess`                  | 27 + 35 = 62  | 1           | 5 of 33 (last stop's run)     |
+/// | `bi-fess`                  | 27 + 35 = 62  | 1           | 5 of 33 (an earlier run)      |
 /// | `bi-fess,bwd-fess-confined`| 27 + 35 = 62  | 1.029       | the same 5 of 33              |
 /// | `bi-fess,bwd-greedy`       | 26 + 35 = 61  | 0.991       |                               |
 ///
