@@ -82,6 +82,9 @@ pub struct SolveArgs {
     /// One JSON object per level per line on stdout.
     #[arg(long)]
     pub json: bool,
+    /// With --json, add the search options and what each test pruned to every record.
+    #[arg(long, requires = "json")]
+    pub stats: bool,
     /// Print only the summary line of each level, not the solution.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -393,7 +396,7 @@ mod tests {
         argument_ids(&command, &mut ids);
         ids.remove("help");
         ids.remove("version");
-        assert!(ids.len() <= 45, "{} arguments: {ids:?}", ids.len());
+        assert!(ids.len() <= 46, "{} arguments: {ids:?}", ids.len());
         assert!(!ids.iter().any(|id| id.starts_with("no_")), "{ids:?}");
     }
 }

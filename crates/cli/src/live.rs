@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use bisolve_engine::{Progress, ProgressSink, ProgressSnapshot};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::output::warn;
+use crate::output::{count, warn};
 
 /// The figures the engine publishes while the solve command runs (one level at a time).
 static LIVE: Progress = Progress::new();
@@ -98,11 +98,19 @@ impl Show {
     }
 }
 
-/// One progress line: the level, time, states, rate, memory and the run.
+/// One progress line: the level, time, states, rate, memory, how close each direction has come
+/// (the smallest lower bound it reached: pushes still needed forward, pulls backward) and the
+/// run.
 fn describe(label: &str, elapsed: Duration, f: ProgressSnapshot, rate: f64) -> String {
+    let sides: Vec<String> =
+        [(f.forward_bound, "push", " left forward"), (f.backward_bound, "pull", " backward")]
+            .into_iter()
+            .filter_map(|(h, unit, side)| h.map(|h| format!("{}{side}", count(u64::from(h), unit))))
+            .collect();
+    let closest = if sides.is_empty() { String::new() } else { format!(", at least {}", sides.join(", ")) };
     let run = if f.run > 0 { format!(", restart {}", f.run) } else { String::new() };
     format!(
-        "{label}: {:.1} s, {} states visited ({:.2} M/s), {:.0} MB{run}",
+        "{label}: {:.1} s, {} states visited ({:.2} M/s), {:.0} MB{closest}{run}",
         elapsed.as_secs_f64(),
         f.states,
         rate / 1e6,
@@ -116,11 +124,21 @@ mod tests {
 
     #[test]
     fn a_progress_line_names_the_level_and_its_figures() {
-        let f = ProgressSnapshot { states: 1_500_000, bytes: 64 << 20, run: 0 };
+        let f = ProgressSnapshot { states: 1_500_000, bytes: 64 << 20, ..ProgressSnapshot::default() };
         let line = describe("level 3 (\"Cellar\")", Duration::from_millis(2500), f, 600_000.0);
         assert_eq!(line, "level 3 (\"Cellar\"): 2.5 s, 1500000 states visited (0.60 M/s), 64 MB");
         let restarted = ProgressSnapshot { run: 2, ..f };
         assert!(describe("x", Duration::ZERO, restarted, 0.0).ends_with(", restart 2"));
+        let close = ProgressSnapshot { forward_bound: Some(12), backward_bound: Some(1), ..restarted };
+        assert!(
+            describe("x", Duration::ZERO, close, 0.0)
+                .ends_with(", at least 12 pushes left forward, 1 pull backward, restart 2"),
+            "{}",
+            describe("x", Duration::ZERO, close, 0.0)
+        );
+        let forward_only = ProgressSnapshot { forward_bound: Some(0), ..f };
+        assert!(describe("x", Duration::ZERO, forward_only, 0.0)
+            .ends_with("64 MB, at least 0 pushes left forward"));
     }
 
     #[test]

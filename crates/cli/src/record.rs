@@ -72,7 +72,9 @@ pub struct SideRecord {
     /// rows (one string, lines ended by `\n`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest_xsb: Option<String>,
-    pub pruned: std::collections::BTreeMap<&'static str, u64>,
+    /// What each test pruned or searched, by name: solve's `--stats` and bench's records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pruned: Option<std::collections::BTreeMap<&'static str, u64>>,
 }
 
 impl SideRecord {
@@ -89,8 +91,19 @@ impl SideRecord {
             closest_xsb: board
                 .zip(s.closest_state.as_ref())
                 .map(|(board, state)| render_state(board, state, Overlay::default())),
-            pruned: s.pruned.iter().copied().collect(),
+            pruned: Some(s.pruned.iter().copied().collect()),
         })
+    }
+}
+
+impl LevelRecord {
+    /// The record without the counters of each test (`pruned`), for solve's `--json` without
+    /// `--stats`.
+    pub fn lean(mut self) -> LevelRecord {
+        for side in [&mut self.forward, &mut self.backward].into_iter().flatten() {
+            side.pruned = None;
+        }
+        self
     }
 }
 

@@ -104,7 +104,7 @@ fn solve_file(
                 warn(&format!("bisolve: error: {message}"));
                 if args.json {
                     let rec = LevelRecord {
-                        options: Some(options.clone()),
+                        options: args.stats.then(|| options.clone()),
                         ..invalid_record(path, entry, plan, message)
                     };
                     out.line(&serde_json::to_string(&rec)?)?;
@@ -122,9 +122,11 @@ fn solve_file(
                     tally.cancelled = true;
                 }
                 if args.json {
-                    let rec = LevelRecord {
-                        options: Some(options.clone()),
-                        ..record(path, entry, &report, solution)
+                    let rec = record(path, entry, &report, solution);
+                    let rec = if args.stats {
+                        LevelRecord { options: Some(options.clone()), ..rec }
+                    } else {
+                        rec.lean()
                     };
                     out.line(&serde_json::to_string(&rec)?)?;
                 } else {

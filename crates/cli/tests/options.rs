@@ -87,13 +87,35 @@ fn a_file_and_set_run_the_same_search() {
 #[test]
 fn the_record_carries_the_options_as_they_ran() {
     for (threads, mode) in [("1", "off"), ("2", "on")] {
-        let run = bisolve(&["levels/demo.xsb", "--level", "1", "--json", "--threads", threads]);
+        let run = bisolve(&["levels/demo.xsb", "--level", "1", "--json", "--stats", "--threads", threads]);
         run.expect_code(0);
         let options = &run.records()[0]["options"];
         assert_eq!(options["restarts"]["mode"], mode, "{threads} threads\n{run}");
         assert_eq!(options["push"]["freeze"], true, "{run}");
         assert_eq!(options["members"][0], "bi-fess", "{run}");
     }
+}
+
+#[test]
+fn a_record_is_lean_unless_stats_are_asked_for() {
+    let lean = bisolve(&["levels/demo.xsb", "--level", "3", "--json", "--threads", "1"]);
+    lean.expect_code(0);
+    let r = &lean.records()[0];
+    assert_eq!(r["status"], "solved", "{lean}");
+    assert!(r.get("options").is_none(), "{lean}");
+    assert!(r["forward"]["expanded"].as_u64().is_some(), "{lean}");
+    assert!(r["forward"].get("pruned").is_none(), "{lean}");
+    let full = bisolve(&["levels/demo.xsb", "--level", "3", "--json", "--stats", "--threads", "1"]);
+    full.expect_code(0);
+    let f = &full.records()[0];
+    assert!(f["forward"]["pruned"]["dead squares"].as_u64().is_some(), "{full}");
+    assert_eq!(f["options"]["push"]["freeze"], true, "{full}");
+    // Everything else is the same record: one thread repeats itself.
+    for key in ["status", "solution", "moves", "pushes", "states", "expanded"] {
+        assert_eq!(r[key], f[key], "{key}");
+    }
+    // The counters make sense only in a record.
+    bisolve(&["levels/demo.xsb", "--stats"]).expect_code(2);
 }
 
 #[test]

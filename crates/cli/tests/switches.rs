@@ -47,7 +47,8 @@ fn every_switch_still_solves_the_demo_levels() {
 /// forward one) and the switches `extra`.
 fn pruned(file: &str, strategy: &str, key: &str, extra: &[&str]) -> u64 {
     // One thread: the counts repeat.
-    let run = bisolve(&[&[file, "--json", "--threads", "1", "--strategy", strategy], extra].concat());
+    let run =
+        bisolve(&[&[file, "--json", "--stats", "--threads", "1", "--strategy", strategy], extra].concat());
     run.expect_code(0);
     let side = if strategy == "backward" { "backward" } else { "forward" };
     run.records().iter().map(|r| r[side]["pruned"][key].as_u64().expect("a count")).sum()
@@ -111,7 +112,7 @@ fn a_technique_switched_off_prunes_nothing() {
     assert_eq!(plans(&["--set=push.room_discipline=false"]), 0);
     assert_eq!(plans(&["--set=push.goal_cut=false"]), 0);
     // Triple deadlocks are off unless asked for.
-    let run = bisolve(&["levels/demo.xsb", "--json", "--strategy", "forward"]);
+    let run = bisolve(&["levels/demo.xsb", "--json", "--stats", "--strategy", "forward"]);
     for r in run.records() {
         assert_eq!(r["forward"]["pruned"]["triple deadlock"], 0, "{}\n{run}", r["title"]);
     }

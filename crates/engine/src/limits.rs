@@ -1,6 +1,8 @@
 //! Limits of a solve (time, memory, states) and the one stop flag every worker polls.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, AtomicUsize, Ordering};
+
+use bisolve_board::search::Side;
 use std::time::{Duration, Instant};
 
 use crossbeam::utils::CachePadded;
@@ -20,12 +22,21 @@ pub struct Limits {
 
 /// The live figures of a running solve, published by its workers every few milliseconds (with
 /// their memory checks) for a caller that shows progress: states in the visited table, the
-/// bytes the search holds, and which run of a restarting portfolio is working (0: the first).
-#[derive(Debug, Default)]
+/// bytes the search holds, which run of a restarting portfolio is working (0: the first), and
+/// the smallest lower bound each direction has reached.
+#[derive(Debug)]
 pub struct Progress {
     states: AtomicUsize,
     bytes: AtomicUsize,
     run: AtomicUsize,
+    /// The smallest bound of a forward and of a backward state (`u32::MAX`: none yet).
+    closest: [AtomicU32; 2],
+}
+
+impl Default for Progress {
+    fn default() -> Progress {
+        Progress::new()
+    }
 }
 
 /// What [`Progress::snapshot`] reads.
@@ -37,12 +48,22 @@ pub struct ProgressSnapshot {
     pub bytes: usize,
     /// The run of a restarting portfolio (0: the first).
     pub run: usize,
+    /// The smallest lower bound of any state the forward search made (pushes still needed, at
+    /// least), once it made one.
+    pub forward_bound: Option<u32>,
+    /// The same for the backward search (pulls still needed to reach a start position).
+    pub backward_bound: Option<u32>,
 }
 
 impl Progress {
     /// Zero figures, for a `static`.
     pub const fn new() -> Progress {
-        Progress { states: AtomicUsize::new(0), bytes: AtomicUsize::new(0), run: AtomicUsize::new(0) }
+        Progress {
+            states: AtomicUsize::new(0),
+            bytes: AtomicUsize::new(0),
+            run: AtomicUsize::new(0),
+            closest: [AtomicU32::new(u32::MAX), AtomicU32::new(u32::MAX)],
+        }
     }
 
     /// The figures as last published.
@@ -51,6 +72,8 @@ impl Progress {
             states: self.states.load(Ordering::Relaxed),
             bytes: self.bytes.load(Ordering::Relaxed),
             run: self.run.load(Ordering::Relaxed),
+            forward_bound: bound(&self.closest[0]),
+            backward_bound: bound(&self.closest[1]),
         }
     }
 
@@ -59,12 +82,29 @@ impl Progress {
         self.states.store(0, Ordering::Relaxed);
         self.bytes.store(0, Ordering::Relaxed);
         self.run.store(0, Ordering::Relaxed);
+        for c in &self.closest {
+            c.store(u32::MAX, Ordering::Relaxed);
+        }
+    }
+
+    /// Publishes a bound a worker of `side` reached (kept if it is the smallest yet).
+    pub fn note_bound(&self, side: Side, h: u32) {
+        let slot = match side {
+            Side::Forward => 0,
+            Side::Backward => 1,
+        };
+        self.closest[slot].fetch_min(h, Ordering::Relaxed);
     }
 
     /// Publishes the run that starts.
     pub fn set_run(&self, run: usize) {
         self.run.store(run, Ordering::Relaxed);
     }
+}
+
+fn bound(a: &AtomicU32) -> Option<u32> {
+    let h = a.load(Ordering::Relaxed);
+    (h != u32::MAX).then_some(h)
 }
 
 /// A [`Progress`] that lives as long as the program (so [`Limits`] stays `Copy`), compared by
@@ -238,6 +278,13 @@ impl<'a> Stop<'a> {
             + self.inserted.iter().map(|a| a.load(Ordering::Relaxed)).sum::<usize>();
         if total >= limit {
             self.cut(Cutoff::States);
+        }
+    }
+
+    /// Publishes the smallest bound a worker of `side` has reached, for the live figures.
+    pub fn report_closest(&self, side: Side, h: Option<u32>) {
+        if let (Some(ProgressSink(progress)), Some(h)) = (self.limits.progress, h) {
+            progress.note_bound(side, h);
         }
     }
 

@@ -429,6 +429,7 @@ impl<'a, E: Expander> Worker<'a, E> {
         stop.check_time();
         if due == Due::All {
             stop.report_open_bytes(self.slot, self.open_bytes());
+            stop.report_closest(self.side, self.stats.closest_h);
             stop.check_memory(table.bytes(), || table.len());
         }
     }

@@ -304,6 +304,9 @@ fn a_running_solve_publishes_its_progress() {
         report.stats.states
     );
     assert!(seen.bytes > 0, "{seen:?}");
+    // Each direction's closest bound is published, and is the one its report gives.
+    assert_eq!(seen.forward_bound, report.stats.forward.closest_h, "{seen:?}");
+    assert_eq!(seen.backward_bound, report.stats.backward.closest_h, "{seen:?}");
     PROGRESS.reset();
     assert_eq!(PROGRESS.snapshot(), bisolve_engine::ProgressSnapshot::default());
 }

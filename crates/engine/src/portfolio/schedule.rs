@@ -80,6 +80,7 @@ impl<E: Expander> Search for Worker<'_, E> {
         }
         if due == Due::All {
             stop.report_open_bytes(self.slot(), self.open_bytes());
+            stop.report_closest(self.side(), self.stats.closest_h);
             stop.check_memory(tables.iter().map(|t| t.bytes()).sum(), || {
                 tables.iter().map(|t| t.len()).sum()
             });
