@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use bisolve_engine::{preset, Limits, Planned, SolverOptions};
+use bisolve_engine::{default_memory, preset, Limits, Planned, SolverOptions};
 
 use crate::args::{threads_or_all, SearchArgs, SolveArgs};
 use crate::output::warn;
@@ -92,34 +92,6 @@ pub fn parse_size(text: &str) -> Result<usize> {
     Ok(bytes.min(usize::MAX as f64) as usize)
 }
 
-/// 60% of the memory this process may use: physical memory (`/proc/meminfo`), or the
-/// container's limit (cgroup v2 `memory.max`, v1 `memory.limit_in_bytes`) when that is lower;
-/// 4 GiB where neither can be read. The rest is left for the board, the allocator's slack and
-/// the other programs on the machine.
-pub fn default_memory() -> usize {
-    usable_memory().map_or(4 << 30, |t| t / 10 * 6)
-}
-
-/// The smaller of physical memory and the cgroup limit, in bytes, when known.
-fn usable_memory() -> Option<usize> {
-    let read = |path: &str| std::fs::read_to_string(path).ok();
-    let physical = read("/proc/meminfo").and_then(|s| {
-        s.lines()
-            .find_map(|l| l.strip_prefix("MemTotal:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
-            .map(|kb| kb.saturating_mul(1024))
-    });
-    // "max" (no limit) and unreadable files parse to nothing.
-    let cgroup = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
-        .iter()
-        .filter_map(|p| read(p)?.trim().parse::<usize>().ok())
-        .min();
-    match (physical, cgroup) {
-        (Some(p), Some(c)) => Some(p.min(c)),
-        (p, c) => p.or(c),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,17 +107,5 @@ mod tests {
         assert!(parse_size("lots").is_err());
         assert!(parse_size("5X").is_err());
         assert!(parse_size("0").is_err());
-    }
-
-    #[test]
-    fn default_memory_is_a_safe_share_of_what_may_be_used() {
-        let default = default_memory();
-        match usable_memory() {
-            Some(usable) => {
-                assert!(default <= usable / 10 * 6, "{default} of {usable}");
-                assert!(default >= usable / 2, "{default} of {usable}");
-            }
-            None => assert_eq!(default, 4 << 30),
-        }
     }
 }

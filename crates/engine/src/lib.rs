@@ -22,7 +22,7 @@ pub mod strategy;
 pub mod table;
 pub mod worker;
 
-pub use crate::limits::{Cutoff, Limits, Progress, ProgressSink, ProgressSnapshot};
+pub use crate::limits::{default_memory, Cutoff, Limits, Progress, ProgressSink, ProgressSnapshot};
 pub use crate::options::{preset, OptionsError, Plan, Planned, SolverOptions, PRESETS};
 pub use crate::portfolio::{solve_portfolio, Dives, Member, Portfolio, Restart, TableMode};
 pub use crate::report::{FoundBy, Outcome, Report, Solution, SolveError};

@@ -126,6 +126,34 @@ impl std::fmt::Debug for ProgressSink {
     }
 }
 
+/// 60% of the memory this process may use: physical memory (`/proc/meminfo`), or the
+/// container's limit (cgroup v2 `memory.max`, v1 `memory.limit_in_bytes`) when that is lower;
+/// 4 GiB where neither can be read. The rest is left for the board, the allocator's slack and
+/// the other programs on the machine.
+pub fn default_memory() -> usize {
+    usable_memory().map_or(4 << 30, |t| t / 10 * 6)
+}
+
+/// The smaller of physical memory and the cgroup limit, in bytes, when known.
+fn usable_memory() -> Option<usize> {
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    let physical = read("/proc/meminfo").and_then(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("MemTotal:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+            .map(|kb| kb.saturating_mul(1024))
+    });
+    // "max" (no limit) and unreadable files parse to nothing.
+    let cgroup = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
+        .iter()
+        .filter_map(|p| read(p)?.trim().parse::<usize>().ok())
+        .min();
+    match (physical, cgroup) {
+        (Some(p), Some(c)) => Some(p.min(c)),
+        (p, c) => p.or(c),
+    }
+}
+
 /// Why a search stopped without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cutoff {
@@ -401,6 +429,18 @@ impl Drop for StopOnDrop<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn default_memory_is_a_safe_share_of_what_may_be_used() {
+        let default = default_memory();
+        match usable_memory() {
+            Some(usable) => {
+                assert!(default <= usable / 10 * 6, "{default} of {usable}");
+                assert!(default >= usable / 2, "{default} of {usable}");
+            }
+            None => assert_eq!(default, 4 << 30),
+        }
+    }
 
     #[test]
     fn a_time_limit_past_the_end_of_time_is_no_limit() {
