@@ -101,7 +101,7 @@ impl Default for RestartOptions {
             mode: RestartMode::Auto,
             schedule: DEFAULT_SCHEDULE.to_string(),
             keep_table: true,
-            early_perimeter: true,
+            early_perimeter: false,
         }
     }
 }

@@ -81,7 +81,8 @@ pub struct Portfolio {
     /// Where the portfolio restarts, its first run's forward workers run the perimeter early
     /// ([`Strategy::early_perimeter`](crate::Strategy::early_perimeter)): before their first
     /// expansion, 200,000 expansions of it, instead of 400,000 after 250,000. The restarts' runs
-    /// keep the members' own. Default on; `--set restarts.early_perimeter=false`.
+    /// keep the members' own. Off by default (measured no gain on aggregate,
+    /// `benches/results/2026-12-04-early-perimeter.txt`); `--set restarts.early_perimeter=true`.
     ///
     /// See [`EARLY_PERIMETER_EXPANSIONS`](crate::bridge::EARLY_PERIMETER_EXPANSIONS). It can
     /// cost seconds on small levels the forward search would finish at once, since the

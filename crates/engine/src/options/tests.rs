@@ -98,7 +98,7 @@ fn the_default_plan_is_the_default_portfolio() {
     assert_eq!(p.members, default_members());
     assert_eq!((p.threads, p.tables, p.forward_weight), (2, TableMode::Shared, FORWARD_WEIGHT));
     assert_eq!(p.restarts, luby_restarts());
-    assert!(p.keep_table && p.early_perimeter);
+    assert!(p.keep_table && !p.early_perimeter);
     assert!(two.notes.is_empty() && two.threads_note.is_none(), "{:?}", two.notes);
     assert_eq!(two.options.restarts.mode, RestartMode::On);
     assert_eq!(two.options.push.freeze, Some(true), "switches the members agree on are shown");
