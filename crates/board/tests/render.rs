@@ -71,8 +71,9 @@ fn shared_collections_round_trip_through_render() {
 #[test]
 fn repo_levels_round_trip_through_render() {
     let levels = common::all_repo_valid_levels();
-    // demo (10) + edge (20) + formats (22) + the two valid levels of the mixed collection.
-    assert_eq!(levels.len(), 54);
+    // demo (10) + edge (20) + formats (22) + the two valid levels of the mixed collection +
+    // optimize (3).
+    assert_eq!(levels.len(), 57);
     for (name, level) in &levels {
         assert_round_trip(name, level);
     }

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use bisolve_optimizer::Objective;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// bisolve: a parallel bidirectional Sokoban solver. Give it level files and it prints a
@@ -42,6 +43,9 @@ pub enum Command {
     Play(PlayArgs),
     /// Make new solvable levels by pulling boxes away from their goals (after the Boxoban recipe).
     Generate(GenerateArgs),
+    /// Shorten a solution (given, or the best a SOK file stores for each level) by searching the
+    /// positions near its path; prints the result, or writes it with --sok.
+    Optimize(OptimizeArgs),
 }
 
 /// Which levels of a file.
@@ -71,6 +75,10 @@ pub struct SolveArgs {
     /// Time limit per level in seconds (fractions allowed).
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT, allow_negative_numbers = true)]
     pub time_limit: f64,
+    /// Seconds per level to shorten each solution found (fewer moves, never more pushes; see
+    /// `bisolve optimize`). Default: a tenth of the time limit, at most 10; 0 skips it.
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    pub optimize: Option<f64>,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]
@@ -206,6 +214,39 @@ pub struct VerifyArgs {
     pub select: LevelSelect,
 }
 
+#[derive(Debug, Args)]
+pub struct OptimizeArgs {
+    /// Level file.
+    pub file: PathBuf,
+    /// The solution: LURD text, or the path of a file holding it. Without it, the best
+    /// `Solution` section the file stores for each level.
+    pub solution: Option<String>,
+    #[command(flatten)]
+    pub select: LevelSelect,
+    /// What to minimise: `moves` (then pushes) or `pushes` (then moves).
+    #[arg(long, value_name = "moves|pushes", default_value = "moves", value_parser = parse_objective)]
+    pub objective: Objective,
+    /// Time limit per level in seconds; the best found by then is kept.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, allow_negative_numbers = true)]
+    pub time_limit: f64,
+    /// Searches run at once, each on its own vicinity (default and 0: every core).
+    #[arg(long, short = 't', value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1024))]
+    pub threads: Option<u32>,
+    /// One JSON object per level per line: lengths before and after, and the solution.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the level(s) with the optimised solutions as a SOK collection.
+    #[arg(long, value_name = "OUT")]
+    pub sok: Option<PathBuf>,
+    /// Write solutions run-length encoded (`3lU2R`) in the SOK file.
+    #[arg(long)]
+    pub rle: bool,
+}
+
+fn parse_objective(s: &str) -> Result<Objective, String> {
+    s.parse()
+}
+
 /// Pictures and files of solutions, for the solve command and `play`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ExportArgs {
@@ -339,11 +380,20 @@ pub fn threads_or_all(threads: Option<u32>) -> u32 {
     }
 }
 
+/// The most seconds the solve command spends shortening a solution unless `--optimize` says.
+pub const DEFAULT_OPTIMIZE_CAP: f64 = 10.0;
+
 /// The time limit per level of every command that solves levels (solving, `bench`, `play`),
 /// in seconds.
 pub const DEFAULT_TIME_LIMIT: f64 = 600.0;
 
 impl SolveArgs {
+    /// The time to shorten each solution found: `--optimize`, or a tenth of the time limit up
+    /// to [`DEFAULT_OPTIMIZE_CAP`] seconds.
+    pub fn optimize_seconds(&self) -> f64 {
+        self.optimize.unwrap_or((self.time_limit / 10.0).min(DEFAULT_OPTIMIZE_CAP))
+    }
+
     /// True if `--threads` was given (and not 0, which means the default, every core).
     pub fn threads_given(&self) -> bool {
         self.threads.is_some_and(|n| n > 0)
@@ -396,7 +446,7 @@ mod tests {
         argument_ids(&command, &mut ids);
         ids.remove("help");
         ids.remove("version");
-        assert!(ids.len() <= 46, "{} arguments: {ids:?}", ids.len());
+        assert!(ids.len() <= 48, "{} arguments: {ids:?}", ids.len());
         assert!(!ids.iter().any(|id| id.starts_with("no_")), "{ids:?}");
     }
 }

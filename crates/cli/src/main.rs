@@ -8,6 +8,7 @@ mod generate;
 mod gif_anim;
 mod input;
 mod live;
+mod optimize_cmd;
 mod options_cmd;
 mod output;
 mod play;
@@ -60,6 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Options(a)) => options_cmd::run(a, &mut out),
         Some(Command::Play(a)) => play::run(a, &CANCEL, &mut out),
         Some(Command::Generate(a)) => generate::run(a, &CANCEL, &mut out),
+        Some(Command::Optimize(a)) => optimize_cmd::run(a, &CANCEL, &mut out),
         None => solve_cmd::run(&cli.solve, &CANCEL, &mut out),
     };
     match result {

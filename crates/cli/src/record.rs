@@ -35,6 +35,9 @@ pub struct LevelRecord {
     pub options: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub found_by: Option<&'static str>,
+    /// The solution as the search found it, when the optimizer shortened it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimized: Option<Shortened>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,6 +48,15 @@ pub struct LevelRecord {
     pub backward: Option<SideRecord>,
     pub table_bytes: usize,
     pub open_bytes: usize,
+}
+
+/// A solution the optimizer shortened: its length as found, and the seconds the optimizer
+/// took.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Shortened {
+    pub moves: usize,
+    pub pushes: usize,
+    pub seconds: f64,
 }
 
 /// Effort of one direction in `--json` output.
@@ -161,6 +173,7 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
         strategy: report.strategy.clone(),
         options: None,
         found_by: sol.map(|s| s.found_by.name()),
+        optimized: None,
         error: None,
         note: report.note.clone(),
         forward: SideRecord::of(&report.stats.forward, board),
@@ -190,6 +203,7 @@ pub fn invalid_record(path: &Path, entry: &LevelEntry, plan: &Plan, error: Strin
         strategy: plan.name(),
         options: None,
         found_by: None,
+        optimized: None,
         error: Some(error),
         note: None,
         forward: None,

@@ -2,11 +2,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use bisolve_board::LevelEntry;
+use bisolve_board::moves::parse_lurd;
+use bisolve_board::{Level, LevelEntry};
 use bisolve_engine::{Cutoff, Limits, Outcome, Planned, Report, SideStats};
+use bisolve_optimizer::{optimize, Objective, Settings};
 
 use crate::args::SolveArgs;
 use crate::config::{solve_config, tell_notes};
@@ -14,7 +16,7 @@ use crate::export::Exports;
 use crate::input::{build, describe_error, expand_inputs, label, read_collection, select_levels};
 use crate::live::Show;
 use crate::output::{count, warn, Exit, Out};
-use crate::record::{checked_solution, invalid_record, per_second, record, LevelRecord};
+use crate::record::{checked_solution, invalid_record, per_second, record, LevelRecord, Shortened};
 
 /// Tally of the statuses seen, for the exit code and the summary.
 #[derive(Default)]
@@ -28,6 +30,10 @@ struct Tally {
 /// Runs the solve command: every file named (directories expanded), one after the other.
 pub fn run(args: &SolveArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Exit> {
     let (planned, mut limits) = solve_config(args)?;
+    let optimize = args.optimize_seconds();
+    if !(optimize.is_finite() && optimize >= 0.0) {
+        bail!("--optimize must be 0 or a positive number of seconds, not {optimize}");
+    }
     let show = Show::choose(args.progress, !(args.json || args.quiet));
     limits.progress = show.sink();
     let stdin = [PathBuf::from("-")];
@@ -111,9 +117,10 @@ fn solve_file(
                 }
             }
             Ok(level) => {
-                let report = show
+                let mut report = show
                     .during(&label(entry), || plan.solve(level, limits, cancel))
                     .map_err(|e| anyhow::anyhow!("{}: {}: {e}", path.display(), label(entry)))?;
+                let shortened = shorten(level, &mut report, args.optimize_seconds(), cancel)?;
                 let solution = checked_solution(level, &report)?;
                 if solution.is_some() {
                     tally.solved += 1;
@@ -122,7 +129,7 @@ fn solve_file(
                     tally.cancelled = true;
                 }
                 if args.json {
-                    let rec = record(path, entry, &report, solution);
+                    let rec = LevelRecord { optimized: shortened, ..record(path, entry, &report, solution) };
                     let rec = if args.stats {
                         LevelRecord { options: Some(options.clone()), ..rec }
                     } else {
@@ -130,7 +137,15 @@ fn solve_file(
                     };
                     out.line(&serde_json::to_string(&rec)?)?;
                 } else {
-                    print_human(out, path, entry, &report, solution, args.quiet, args.verbose)?;
+                    print_human(
+                        out,
+                        path,
+                        entry,
+                        &report,
+                        (solution, shortened.as_ref()),
+                        args.quiet,
+                        args.verbose,
+                    )?;
                     if !args.quiet {
                         advise(entry, &report, args.threads_given());
                     }
@@ -181,7 +196,7 @@ fn print_human(
     path: &Path,
     entry: &LevelEntry,
     report: &Report,
-    solution: Option<&str>,
+    (solution, shortened): (Option<&str>, Option<&Shortened>),
     quiet: bool,
     verbose: bool,
 ) -> Result<()> {
@@ -189,6 +204,13 @@ fn print_human(
     let mut line = format!("{} {}: {}", path.display(), label(entry), report.outcome.status());
     if let Outcome::Solved(s) = &report.outcome {
         line.push_str(&format!(", {}, {}", count(s.moves as u64, "move"), count(s.pushes as u64, "push")));
+        if let Some(before) = shortened {
+            line.push_str(&format!(
+                " (from {} in {:.2} s)",
+                count(before.moves as u64, "move"),
+                before.seconds
+            ));
+        }
     }
     line.push_str(&format!(
         ", {:.3} s, {}, {}",
@@ -252,4 +274,38 @@ fn closest(side: &SideStats) -> String {
         (Some(h), None) => format!("h {h}"),
         _ => "-".to_string(),
     }
+}
+
+/// Shortens the solution of a solved report in place with the optimizer, for `seconds` at
+/// most, on the threads the solve ran on: fewer moves and never more pushes (the pushes
+/// objective). Returns what the solution was when it changed.
+fn shorten(
+    level: &Level,
+    report: &mut Report,
+    seconds: f64,
+    cancel: &AtomicBool,
+) -> Result<Option<Shortened>> {
+    let Outcome::Solved(sol) = &mut report.outcome else {
+        return Ok(None);
+    };
+    if seconds <= 0.0 {
+        return Ok(None);
+    }
+    let steps = parse_lurd(&sol.lurd)
+        .map_err(|e| anyhow::anyhow!("internal error: bad LURD from the engine: {e}"))?;
+    let settings = Settings {
+        objective: Objective::Pushes,
+        time: Some(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)),
+        threads: report.threads,
+        ..Settings::default()
+    };
+    let started = Instant::now();
+    let done = optimize(level, &steps, &settings, cancel)?;
+    if done.after == done.before {
+        return Ok(None);
+    }
+    let before = Shortened { moves: sol.moves, pushes: sol.pushes, seconds: started.elapsed().as_secs_f64() };
+    sol.lurd = done.lurd;
+    (sol.moves, sol.pushes) = (done.after.moves, done.after.pushes);
+    Ok(Some(before))
 }

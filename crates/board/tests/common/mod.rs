@@ -74,7 +74,7 @@ pub fn files_in(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
 pub fn all_repo_level_files() -> Vec<PathBuf> {
     let root = repo_levels();
     let mut out = files_in(&root, &["xsb", "sok", "txt"]);
-    for sub in ["edge", "invalid", "formats"] {
+    for sub in ["edge", "invalid", "formats", "optimize"] {
         out.extend(files_in(&root.join(sub), &["xsb", "sok", "txt"]));
     }
     out

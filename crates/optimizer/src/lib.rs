@@ -1,0 +1,320 @@
+//! Shorter solutions: vicinity search around a solution's path, after Sébastien Gouezel's
+//! method as YASS's and JSoko's optimizers use it.
+//!
+//! [`optimize`] replays a solution, then searches the positions near its path (see
+//! [`search`]) for the cheapest solution by the [`Objective`]. An improvement becomes the
+//! new path and the search repeats around it. When a vicinity yields nothing, a wider one is
+//! tried ([`LADDER`]), until the widest yields nothing, the time runs out or the caller
+//! cancels. Several threads search different vicinities at once. The result is replayed
+//! before it is returned and is never worse than the input by the objective.
+
+pub mod search;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use bisolve_board::moves::{
+    pushes_to_steps, replay, steps_to_lurd, steps_to_pushes, Push, ReplayError, Step,
+};
+use bisolve_board::{Cell, Level};
+
+use crate::search::{cheapest, Bounds, Ended, Keys, Near, Vicinity};
+
+/// What makes one solution better than another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Objective {
+    /// Fewer moves, then fewer pushes.
+    #[default]
+    Moves,
+    /// Fewer pushes, then fewer moves.
+    Pushes,
+}
+
+impl Objective {
+    /// The sort key of a solution of `moves` and `pushes` (smaller is better).
+    pub fn key(self, moves: u32, pushes: u32) -> (u32, u32) {
+        match self {
+            Objective::Moves => (moves, pushes),
+            Objective::Pushes => (pushes, moves),
+        }
+    }
+
+    /// Moves and pushes back from a key.
+    pub fn unkey(self, key: (u32, u32)) -> (u32, u32) {
+        match self {
+            Objective::Moves => key,
+            Objective::Pushes => (key.1, key.0),
+        }
+    }
+
+    fn of(self, l: Length) -> (u32, u32) {
+        self.key(l.moves as u32, l.pushes as u32)
+    }
+}
+
+impl fmt::Display for Objective {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Objective::Moves => "moves",
+            Objective::Pushes => "pushes",
+        })
+    }
+}
+
+impl FromStr for Objective {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Objective, String> {
+        match s {
+            "moves" => Ok(Objective::Moves),
+            "pushes" => Ok(Objective::Pushes),
+            _ => Err(format!("unknown objective {s:?}: use moves or pushes")),
+        }
+    }
+}
+
+/// The vicinities tried in turn: one box a little way off the path, two boxes, then wider.
+pub const LADDER: [Vicinity; 6] = [
+    Vicinity { boxes: 1, radius: 3 },
+    Vicinity { boxes: 2, radius: 2 },
+    Vicinity { boxes: 1, radius: 8 },
+    Vicinity { boxes: 2, radius: 4 },
+    Vicinity { boxes: 1, radius: 40 },
+    Vicinity { boxes: 2, radius: 8 },
+];
+
+/// How to optimise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// What to minimise.
+    pub objective: Objective,
+    /// Wall-clock time for the whole optimisation (`None`: until no vicinity improves).
+    pub time: Option<Duration>,
+    /// Searches run at once, each on its own vicinity.
+    pub threads: usize,
+    /// Positions one search may hold before it gives up (about 60 bytes each).
+    pub max_states: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { objective: Objective::Moves, time: None, threads: 1, max_states: 2_000_000 }
+    }
+}
+
+/// Moves and pushes of a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Length {
+    /// Player moves, pushes included.
+    pub moves: usize,
+    /// Pushes.
+    pub pushes: usize,
+}
+
+/// What [`optimize`] made of a solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Optimized {
+    /// The solution, replayed on the level: the input when nothing better was found.
+    pub steps: Vec<Step>,
+    /// The same as LURD.
+    pub lurd: String,
+    /// The input's length.
+    pub before: Length,
+    /// The result's length, never worse than `before` by the objective.
+    pub after: Length,
+    /// Searches run.
+    pub searches: usize,
+    /// Improvements found.
+    pub improvements: usize,
+    /// Positions the searches reached, all together.
+    pub states: u64,
+    /// True when every vicinity of the [`LADDER`] was searched around the final path to its
+    /// end (nothing better is near it); false when time, the caller or a state limit cut it.
+    pub exhausted: bool,
+}
+
+/// Why a solution could not be optimised.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptimizeError {
+    /// The moves given do not solve the level.
+    #[error("the solution to optimise does not solve the level: {0}")]
+    NotASolution(#[from] ReplayError),
+    /// A result failed its replay (a bug; never returned as a solution).
+    #[error("internal error: an optimised solution does not replay: {0}")]
+    Internal(String),
+}
+
+/// Optimises `steps`, a solution of `level`, within `settings`; `cancel` stops it early with
+/// the best found so far.
+pub fn optimize(
+    level: &Level,
+    steps: &[Step],
+    settings: &Settings,
+    cancel: &AtomicBool,
+) -> Result<Optimized, OptimizeError> {
+    let board = level.board();
+    let start = level.start();
+    let counts = replay(board, start, steps)?;
+    let before = Length { moves: counts.moves, pushes: counts.pushes };
+    let started = Instant::now();
+    let deadline = settings.time.and_then(|t| started.checked_add(t));
+    let keys = Keys::new(board.n_cells());
+    let objective = settings.objective;
+    let mut best_pushes = steps_to_pushes(board, start, steps);
+    let mut best = before;
+    let mut result = Optimized {
+        steps: steps.to_vec(),
+        lurd: steps_to_lurd(steps),
+        before,
+        after: before,
+        searches: 0,
+        improvements: 0,
+        states: 0,
+        exhausted: false,
+    };
+    let threads = settings.threads.clamp(1, LADDER.len());
+    let mut rung = 0;
+    while rung < LADDER.len() {
+        let path = configurations(start.boxes.clone(), &best_pushes, board);
+        let bounds = Bounds { max_states: settings.max_states, deadline, cancel };
+        let vicinities: Vec<Vicinity> = LADDER[rung..].iter().copied().take(threads).collect();
+        let found: Vec<Result<search::Found, (Ended, usize)>> = std::thread::scope(|s| {
+            let runs: Vec<_> = vicinities
+                .iter()
+                .map(|&v| {
+                    let (keys, path, bounds) = (&keys, &path, &bounds);
+                    s.spawn(move || {
+                        let near = Near::new(board, keys, path, v);
+                        cheapest(board, keys, &near, (&start.boxes, start.player), objective, bounds)
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap_or(Err((Ended::Stopped, 0)))).collect()
+        });
+        result.searches += found.len();
+        let mut stopped = false;
+        let mut improved: Option<(Vec<Push>, (u32, u32))> = None;
+        for f in found {
+            match f {
+                Ok(f) => {
+                    result.states += f.states as u64;
+                    if f.cost < objective.of(best) && improved.as_ref().is_none_or(|(_, c)| f.cost < *c) {
+                        improved = Some((f.pushes, f.cost));
+                    }
+                }
+                Err((ended, states)) => {
+                    result.states += states as u64;
+                    stopped |= ended == Ended::Stopped;
+                }
+            }
+        }
+        if let Some((pushes, cost)) = improved {
+            let (moves, n_pushes) = objective.unkey(cost);
+            best_pushes = pushes;
+            best = Length { moves: moves as usize, pushes: n_pushes as usize };
+            result.improvements += 1;
+            // Search the narrow vicinities again around the new path.
+            rung = 0;
+        } else {
+            rung += vicinities.len();
+        }
+        if stopped {
+            break;
+        }
+        result.exhausted = rung >= LADDER.len();
+    }
+    if result.improvements > 0 {
+        let steps = pushes_to_steps(board, start, &best_pushes)
+            .map_err(|e| OptimizeError::Internal(e.to_string()))?;
+        let counts = replay(board, start, &steps).map_err(|e| OptimizeError::Internal(e.to_string()))?;
+        let after = Length { moves: counts.moves, pushes: counts.pushes };
+        if after != best || objective.of(after) >= objective.of(before) {
+            return Err(OptimizeError::Internal(format!(
+                "expected {} moves and {} pushes, replayed {} and {}",
+                best.moves, best.pushes, after.moves, after.pushes
+            )));
+        }
+        result.lurd = steps_to_lurd(&steps);
+        result.steps = steps;
+        result.after = after;
+    }
+    Ok(result)
+}
+
+/// The box configurations along a push list from `boxes`, sorted, the start's first.
+fn configurations(mut boxes: Vec<Cell>, pushes: &[Push], board: &bisolve_board::Board) -> Vec<Vec<Cell>> {
+    boxes.sort_unstable();
+    let mut out = vec![boxes.clone()];
+    for p in pushes {
+        let to = board.neighbour(p.from, p.dir);
+        if let Some(b) = boxes.iter_mut().find(|b| **b == p.from) {
+            *b = to;
+        }
+        boxes.sort_unstable();
+        out.push(boxes.clone());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bisolve_board::moves::parse_lurd;
+
+    fn run(xsb: &str, lurd: &str, objective: Objective) -> Optimized {
+        let level = Level::parse(xsb).expect("a level");
+        let steps = parse_lurd(lurd).expect("LURD");
+        let settings = Settings { objective, ..Settings::default() };
+        optimize(&level, &steps, &settings, &AtomicBool::new(false)).expect("optimised")
+    }
+
+    #[test]
+    fn a_detour_is_cut() {
+        // One box, pushed right three times; the player first steps up and down twice.
+        let xsb = "#######\n#     #\n#@$  .#\n#     #\n#######\n";
+        let out = run(xsb, "ududRRR", Objective::Moves);
+        assert_eq!(out.before, Length { moves: 7, pushes: 3 });
+        assert_eq!(out.after, Length { moves: 3, pushes: 3 });
+        assert_eq!(out.lurd, "RRR");
+        assert!(out.exhausted && out.improvements >= 1);
+    }
+
+    #[test]
+    fn nothing_better_leaves_the_solution_as_it_was() {
+        let xsb = "#####\n#@$.#\n#####\n";
+        let out = run(xsb, "R", Objective::Moves);
+        assert_eq!((out.lurd.as_str(), out.improvements), ("R", 0));
+        assert_eq!(out.after, out.before);
+        assert!(out.exhausted);
+    }
+
+    #[test]
+    fn pushes_come_first_for_the_push_objective() {
+        // Pushing the box back one square and on again wastes two pushes.
+        let xsb = "#######\n#     #\n#@$  .#\n#     #\n#######\n";
+        let out = run(xsb, "RRurrdLulldRR", Objective::Pushes);
+        assert!(out.before.pushes > 3);
+        assert_eq!(out.after.pushes, 3);
+        let moves = run(xsb, "RRurrdLulldRR", Objective::Moves);
+        assert_eq!(moves.after, Length { moves: 3, pushes: 3 });
+    }
+
+    #[test]
+    fn a_move_list_that_does_not_solve_is_an_error() {
+        let level = Level::parse("#####\n#@$.#\n#####\n").unwrap();
+        let steps = parse_lurd("r").unwrap_or_default();
+        let err = optimize(&level, &steps, &Settings::default(), &AtomicBool::new(false));
+        assert!(matches!(err, Err(OptimizeError::NotASolution(_))), "{err:?}");
+    }
+
+    #[test]
+    fn objectives_read_and_print() {
+        for o in [Objective::Moves, Objective::Pushes] {
+            assert_eq!(o.to_string().parse::<Objective>(), Ok(o));
+            assert_eq!(o.unkey(o.key(7, 3)), (7, 3));
+        }
+        assert!("fast".parse::<Objective>().is_err());
+    }
+}

@@ -1,0 +1,282 @@
+//! One vicinity search: the cheapest solution, by the objective, among those whose every box
+//! configuration lies near the configurations of a given solution's path.
+//!
+//! A configuration is near the path when it is one of the path's, or differs from one of them
+//! in at most [`Vicinity::boxes`] boxes, each standing within [`Vicinity::radius`] squares
+//! (Manhattan distance) of the box it replaces. The search is Dijkstra's over positions
+//! (configuration, player square after the last push); a push costs one push and one move
+//! plus the shortest walk to it. Its first goal position is the cheapest in the vicinity, and
+//! as the path itself is in the vicinity, never dearer than the path.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use bisolve_board::moves::Push;
+use bisolve_board::{splitmix64, Board, BoxMap, Cell, Dir, NO_CELL};
+
+use crate::Objective;
+
+/// How far a configuration may stray from the path's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Vicinity {
+    /// Boxes that may stand elsewhere than on a path configuration (1 or 2).
+    pub boxes: usize,
+    /// How far (Manhattan distance) each of them may stand from the box it replaces.
+    pub radius: u32,
+}
+
+/// Keys of single boxes on cells, XORed into a configuration's key.
+pub(crate) struct Keys(Vec<u64>);
+
+impl Keys {
+    pub(crate) fn new(n_cells: usize) -> Keys {
+        let mut seed = 0x0B71_3123_5EA2_C4D5;
+        Keys((0..n_cells).map(|_| splitmix64(&mut seed)).collect())
+    }
+
+    fn of(&self, boxes: &[Cell]) -> u64 {
+        boxes.iter().fold(0, |k, &b| k ^ self.0[b as usize])
+    }
+
+    fn cell(&self, c: Cell) -> u64 {
+        self.0[c as usize]
+    }
+}
+
+/// The configurations near a path, as a membership test.
+pub(crate) struct Near<'a> {
+    board: &'a Board,
+    keys: &'a Keys,
+    vicinity: Vicinity,
+    /// The path's configurations.
+    path: HashSet<u64>,
+    /// A path configuration less one box (key) -> the boxes removed.
+    less_one: HashMap<u64, Vec<Cell>>,
+    /// A path configuration less two boxes (key) -> the pairs removed.
+    less_two: HashMap<u64, Vec<(Cell, Cell)>>,
+}
+
+impl<'a> Near<'a> {
+    pub(crate) fn new(board: &'a Board, keys: &'a Keys, path: &[Vec<Cell>], vicinity: Vicinity) -> Near<'a> {
+        let mut near = Near {
+            board,
+            keys,
+            vicinity,
+            path: HashSet::new(),
+            less_one: HashMap::new(),
+            less_two: HashMap::new(),
+        };
+        for config in path {
+            let key = keys.of(config);
+            if !near.path.insert(key) {
+                continue;
+            }
+            if vicinity.boxes >= 1 {
+                for &y in config {
+                    near.less_one.entry(key ^ keys.cell(y)).or_default().push(y);
+                }
+            }
+            if vicinity.boxes >= 2 {
+                for (i, &y) in config.iter().enumerate() {
+                    for &z in &config[i + 1..] {
+                        near.less_two.entry(key ^ keys.cell(y) ^ keys.cell(z)).or_default().push((y, z));
+                    }
+                }
+            }
+        }
+        near
+    }
+
+    fn close(&self, a: Cell, b: Cell) -> bool {
+        let ((ax, ay), (bx, by)) = (self.board.xy(a), self.board.xy(b));
+        (ax.abs_diff(bx) + ay.abs_diff(by)) as u32 <= self.vicinity.radius
+    }
+
+    /// True when the configuration `boxes` (key `key`) is near the path.
+    fn contains(&self, boxes: &[Cell], key: u64) -> bool {
+        if self.path.contains(&key) {
+            return true;
+        }
+        for (i, &s) in boxes.iter().enumerate() {
+            let k1 = key ^ self.keys.cell(s);
+            if let Some(ys) = self.less_one.get(&k1) {
+                if ys.iter().any(|&y| self.close(y, s)) {
+                    return true;
+                }
+            }
+            if self.vicinity.boxes >= 2 {
+                for &t in &boxes[i + 1..] {
+                    if let Some(pairs) = self.less_two.get(&(k1 ^ self.keys.cell(t))) {
+                        let fits = |&(y, z): &(Cell, Cell)| {
+                            (self.close(y, s) && self.close(z, t)) || (self.close(y, t) && self.close(z, s))
+                        };
+                        if pairs.iter().any(fits) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Why a search ended without a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// It reached its state limit.
+    Full,
+    /// The deadline passed or the caller cancelled.
+    Stopped,
+    /// No solution in the vicinity (cannot happen when the path itself solves the level).
+    Empty,
+}
+
+/// What a search found: the pushes of the cheapest solution near the path, its cost as the
+/// objective orders it, and the positions it reached.
+pub(crate) struct Found {
+    pub pushes: Vec<Push>,
+    pub cost: (u32, u32),
+    pub states: usize,
+}
+
+/// The limits of one search.
+pub(crate) struct Bounds<'a> {
+    pub max_states: usize,
+    pub deadline: Option<Instant>,
+    pub cancel: &'a AtomicBool,
+}
+
+/// Dijkstra's search from `start` (boxes, player) to the goals over configurations `near`
+/// allows.
+pub(crate) fn cheapest(
+    board: &Board,
+    keys: &Keys,
+    near: &Near<'_>,
+    start: (&[Cell], Cell),
+    objective: Objective,
+    bounds: &Bounds<'_>,
+) -> Result<Found, (Ended, usize)> {
+    let mut goals = board.goals().to_vec();
+    goals.sort_unstable();
+    let mut configs: Vec<Box<[Cell]>> = Vec::new();
+    let mut config_ids: HashMap<u64, u32> = HashMap::new();
+    let mut positions: Vec<(u32, Cell)> = Vec::new();
+    let mut position_ids: HashMap<(u32, Cell), u32> = HashMap::new();
+    let mut cost: Vec<(u32, u32)> = Vec::new();
+    let mut parent: Vec<(u32, Push)> = Vec::new();
+    let mut heap = BinaryHeap::new();
+
+    let mut first: Vec<Cell> = start.0.to_vec();
+    first.sort_unstable();
+    configs.push(first.clone().into_boxed_slice());
+    config_ids.insert(keys.of(&first), 0);
+    positions.push((0, start.1));
+    position_ids.insert((0, start.1), 0);
+    cost.push((0, 0));
+    parent.push((u32::MAX, Push { from: NO_CELL, dir: Dir::Up }));
+    heap.push(Reverse((0u32, 0u32, 0u32)));
+
+    let n = board.n_cells();
+    let mut boxes = BoxMap::new(n);
+    let mut dist = vec![u32::MAX; n];
+    let mut queue: Vec<Cell> = Vec::with_capacity(n);
+    let mut child: Vec<Cell> = Vec::new();
+    let mut expanded = 0usize;
+    while let Some(Reverse((c1, c2, id))) = heap.pop() {
+        if cost[id as usize] != (c1, c2) {
+            continue;
+        }
+        expanded += 1;
+        if expanded % 256 == 0
+            && (bounds.cancel.load(Ordering::Relaxed) || bounds.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            return Err((Ended::Stopped, positions.len()));
+        }
+        let (config_id, player) = positions[id as usize];
+        let config = configs[config_id as usize].clone();
+        if *config == *goals {
+            let mut pushes = Vec::new();
+            let mut at = id;
+            while parent[at as usize].0 != u32::MAX {
+                pushes.push(parent[at as usize].1);
+                at = parent[at as usize].0;
+            }
+            pushes.reverse();
+            return Ok(Found { pushes, cost: (c1, c2), states: positions.len() });
+        }
+        // The walking distances from the player, boxes in the way.
+        boxes.set_all(&config);
+        queue.clear();
+        queue.push(player);
+        dist[player as usize] = 0;
+        let mut head = 0;
+        while head < queue.len() {
+            let c = queue[head];
+            head += 1;
+            for &next in board.neighbours(c) {
+                if next != NO_CELL && dist[next as usize] == u32::MAX && !boxes.is_box(next) {
+                    dist[next as usize] = dist[c as usize] + 1;
+                    queue.push(next);
+                }
+            }
+        }
+        let (moves, pushes) = objective.unkey((c1, c2));
+        let key = keys.of(&config);
+        for &b in config.iter() {
+            for dir in Dir::ALL {
+                let behind = board.neighbour(b, dir.opposite());
+                let to = board.neighbour(b, dir);
+                if behind == NO_CELL
+                    || to == NO_CELL
+                    || dist[behind as usize] == u32::MAX
+                    || boxes.is_box(to)
+                    || board.is_push_dead(to)
+                {
+                    continue;
+                }
+                child.clear();
+                child.extend(config.iter().map(|&c| if c == b { to } else { c }));
+                child.sort_unstable();
+                let child_key = key ^ keys.cell(b) ^ keys.cell(to);
+                if !near.contains(&child, child_key) {
+                    continue;
+                }
+                let next_cost = objective.key(moves + dist[behind as usize] + 1, pushes + 1);
+                let child_config = *config_ids.entry(child_key).or_insert_with(|| {
+                    configs.push(child.clone().into_boxed_slice());
+                    (configs.len() - 1) as u32
+                });
+                let next_id = match position_ids.get(&(child_config, b)) {
+                    Some(&i) => {
+                        if cost[i as usize] <= next_cost {
+                            continue;
+                        }
+                        i
+                    }
+                    None => {
+                        if positions.len() >= bounds.max_states {
+                            return Err((Ended::Full, positions.len()));
+                        }
+                        positions.push((child_config, b));
+                        cost.push(next_cost);
+                        parent.push((id, Push { from: b, dir }));
+                        let i = (positions.len() - 1) as u32;
+                        position_ids.insert((child_config, b), i);
+                        i
+                    }
+                };
+                cost[next_id as usize] = next_cost;
+                parent[next_id as usize] = (id, Push { from: b, dir });
+                heap.push(Reverse((next_cost.0, next_cost.1, next_id)));
+            }
+        }
+        for &c in &queue {
+            dist[c as usize] = u32::MAX;
+        }
+        boxes.clear_all(&config);
+    }
+    Err((Ended::Empty, positions.len()))
+}
