@@ -74,14 +74,13 @@ pub fn run(args: &OptimizeArgs, cancel: &AtomicBool, out: &mut Out) -> Result<Ex
             };
             let text = solution_text(arg)?;
             let steps = parse_lurd(&text).map_err(|e| anyhow::anyhow!("the solution is not LURD: {e}"))?;
-            if let Ok(level) = &entry.level {
-                if let Err(e) = replay(level.board(), level.start(), &steps) {
-                    bail!(
-                        "{}: {}: the solution does not solve the level: {e}",
-                        args.file.display(),
-                        label(entry)
-                    );
-                }
+            let level = entry.level.as_ref().map_err(|e| anyhow::anyhow!(describe_error(&args.file, e)))?;
+            if let Err(e) = replay(level.board(), level.start(), &steps) {
+                bail!(
+                    "{}: {}: the solution does not solve the level: {e}",
+                    args.file.display(),
+                    label(entry)
+                );
             }
             Some(steps)
         }

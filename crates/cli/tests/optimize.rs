@@ -88,6 +88,7 @@ fn bad_input_is_refused_with_exit_2() {
         (&["optimize", "levels/demo.xsb", "--level", "1", "xyz"][..], "not LURD"),
         (&["optimize", "levels/demo.xsb", "--objective", "speed"][..], "unknown objective"),
         (&["optimize", "levels/demo.xsb", "--time-limit", "0"][..], "--time-limit"),
+        (&["optimize", "levels/invalid/no-player.xsb", "R"][..], "no player"),
     ] {
         let run = bisolve(args);
         run.expect_code(2);
