@@ -43,6 +43,7 @@ class Result:
     seconds: float
     states: int
     optimal: Optional[str]
+    lower_bound: Optional[int]
     threads: int
     strategy: str
     def __bool__(self) -> bool: ...

@@ -236,8 +236,10 @@ struct SolveResult {
     seconds: f64,
     /// Positions the search generated.
     states: u64,
-    /// "pushes" when the solution is proven to have the fewest pushes, else None.
+    /// With optimal=: "pushes" or "moves" when the solution is proven optimal, else None.
     optimal: Option<&'static str>,
+    /// With optimal=, when not proven: what every solution needs at least, in pushes or moves.
+    lower_bound: Option<u32>,
     /// Threads the solve ran on.
     threads: usize,
     /// The search that ran.
@@ -251,7 +253,11 @@ impl SolveResult {
             (Some(m), Some(p)) => format!(
                 "<bisolve.Result solved: {m} moves, {p} pushes, {:.3} s{}>",
                 self.seconds,
-                if self.optimal.is_some() { ", push-optimal" } else { "" }
+                match self.optimal {
+                    Some("pushes") => ", push-optimal",
+                    Some(_) => ", move-optimal",
+                    None => "",
+                }
             ),
             _ => format!("<bisolve.Result {} after {:.3} s>", self.status, self.seconds),
         }
@@ -266,7 +272,6 @@ impl SolveResult {
 struct Job {
     planned: Planned,
     limits: Limits,
-    optimal: bool,
 }
 
 impl Job {
@@ -280,27 +285,21 @@ impl Job {
     ) -> PyResult<Job> {
         let mut options =
             engine_preset(preset.unwrap_or("default")).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut threads = match threads {
+        let threads = match threads {
             Some(n) if n > 0 => n,
             _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let optimal = match optimal {
-            None => false,
-            Some("pushes") => {
-                // A* on pushes proves its first solution push-optimal on one thread.
-                options.strategy = "astar".into();
-                threads = 1;
-                true
-            }
-            Some("moves") => {
-                return Err(PyValueError::new_err(
-                    "optimal='moves' is not available yet: use optimal='pushes' or None",
-                ))
+        match optimal {
+            None => {}
+            Some(what @ ("pushes" | "moves")) => {
+                options.set(&format!("optimal={what}")).map_err(|e| PyValueError::new_err(e.to_string()))?
             }
             Some(other) => {
-                return Err(PyValueError::new_err(format!("optimal must be None or 'pushes', not {other:?}")))
+                return Err(PyValueError::new_err(format!(
+                    "optimal must be None, 'pushes' or 'moves', not {other:?}"
+                )))
             }
-        };
+        }
         let planned = options.plan(threads).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let time = match time_limit {
             None => None,
@@ -322,17 +321,17 @@ impl Job {
                 )))
             }
         };
-        Ok(Job { planned, limits: Limits { time, memory: Some(memory), ..Limits::default() }, optimal })
+        Ok(Job { planned, limits: Limits { time, memory: Some(memory), ..Limits::default() } })
     }
 
     /// Solves one level, replaying any solution on it once more before it is returned.
     fn run(&self, level: &BoardLevel, cancel: &AtomicBool) -> Result<SolveResult, String> {
         let report = self.planned.plan.solve(level, &self.limits, cancel).map_err(|e| e.to_string())?;
-        result_of(level, &report, self.optimal)
+        result_of(level, &report)
     }
 }
 
-fn result_of(level: &BoardLevel, report: &Report, optimal: bool) -> Result<SolveResult, String> {
+fn result_of(level: &BoardLevel, report: &Report) -> Result<SolveResult, String> {
     let solution = match &report.outcome {
         Outcome::Solved(sol) => {
             let steps = parse_lurd(&sol.lurd)
@@ -354,7 +353,8 @@ fn result_of(level: &BoardLevel, report: &Report, optimal: bool) -> Result<Solve
         pushes: solution.map(|s| s.pushes),
         seconds: report.elapsed.as_secs_f64(),
         states: report.stats.generated(),
-        optimal: (optimal && solution.is_some()).then_some("pushes"),
+        optimal: report.optimality.filter(|o| o.proven && solution.is_some()).map(|o| o.objective.name()),
+        lower_bound: report.optimality.filter(|o| !o.proven).map(|o| o.lower_bound),
         threads: report.threads,
         strategy: report.strategy.clone(),
     })
@@ -398,8 +398,9 @@ fn wait_for<T: Send>(
 ///
 /// threads: worker threads (None or 0: every core; 1 is deterministic). time_limit: seconds,
 /// None for no limit. memory: bytes the search may hold (None: 60% of the machine's memory).
-/// optimal: None, or "pushes" for a solution with the fewest pushes (A* on one thread, which
-/// proves it). preset: a named set of search options (None: "default").
+/// optimal: None, "pushes" (the fewest pushes, then moves) or "moves" (the fewest moves, then
+/// pushes): a search that proves it, on every thread; a cut-off one gives its lower bound.
+/// preset: a named set of search options (None: "default").
 ///
 /// Returns a Result whose status says how it ended; a cut-off solve is not an error. Raises
 /// ValueError for a bad level or argument, KeyboardInterrupt on Ctrl-C (the solve stops first).

@@ -115,7 +115,6 @@ def test_bad_arguments_raise_value_error(demo):
         ({"time_limit": float("nan")}, "time_limit"),
         ({"memory": 1000}, "memory"),
         ({"optimal": "sideways"}, "optimal"),
-        ({"optimal": "moves"}, "not available"),
         ({"preset": "no-such-preset"}, "preset"),
     ]:
         with pytest.raises(ValueError, match=message):
@@ -177,6 +176,22 @@ def test_push_optimal_solutions_match_brute_force():
         assert result.solved and result.optimal == "pushes", level.title
         assert bisolve.verify(level, result.solution)
         assert result.pushes == fewest_pushes(level), level.title
+
+
+def test_the_two_optimal_modes_differ_where_they_should(demo):
+    # "Double back": the fewest pushes cost 43 moves, the fewest moves need 16 pushes.
+    level = next(l for l in demo if l.title == "Double back")
+    pushes = bisolve.solve(level, optimal="pushes", threads=2, time_limit=30)
+    moves = bisolve.solve(level, optimal="moves", threads=2, time_limit=30)
+    assert (pushes.optimal, pushes.moves, pushes.pushes) == ("pushes", 43, 12)
+    assert (moves.optimal, moves.moves, moves.pushes) == ("moves", 39, 16)
+    assert pushes.lower_bound is None and bisolve.verify(level, moves.solution)
+
+
+def test_a_cut_off_optimal_solve_gives_a_lower_bound():
+    result = bisolve.solve(ENDLESS, optimal="pushes", threads=1, time_limit=0.3)
+    assert result.status == "timeout" and result.optimal is None
+    assert result.lower_bound is not None and result.lower_bound >= 1
 
 
 def test_solve_many_keeps_the_input_order(demo):

@@ -110,6 +110,10 @@ pub struct SearchArgs {
     /// `--set strategy=NAME`.
     #[arg(long, short = 's')]
     pub strategy: Option<String>,
+    /// Prove the solution optimal: `pushes` (the fewest pushes, then moves) or `moves` (the
+    /// fewest moves, then pushes), on all the threads. Short for `--set optimal=WHAT`.
+    #[arg(long, value_name = "pushes|moves", value_parser = ["pushes", "moves"])]
+    pub optimal: Option<String>,
     /// Start from these named options (`bisolve options` lists the presets). Default: default.
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,

@@ -20,6 +20,9 @@ pub fn options(search: &SearchArgs) -> Result<SolverOptions> {
     if let Some(strategy) = &search.strategy {
         options.strategy = strategy.clone();
     }
+    if let Some(optimal) = &search.optimal {
+        options.set(&format!("optimal={optimal}")).context("--optimal")?;
+    }
     for assignment in &search.set {
         options.set(assignment).context("--set")?;
     }

@@ -38,6 +38,13 @@ pub struct LevelRecord {
     /// The solution as the search found it, when the optimizer shortened it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optimized: Option<Shortened>,
+    /// `pushes` or `moves` when an optimal search (`--optimal`) proved the solution optimal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimal: Option<&'static str>,
+    /// With `--optimal`, when not proven: what every solution needs at least, in the
+    /// objective's first length (pushes or moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,6 +181,8 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
         options: None,
         found_by: sol.map(|s| s.found_by.name()),
         optimized: None,
+        optimal: report.optimality.filter(|o| o.proven && sol.is_some()).map(|o| o.objective.name()),
+        lower_bound: report.optimality.filter(|o| !o.proven).map(|o| o.lower_bound),
         error: None,
         note: report.note.clone(),
         forward: SideRecord::of(&report.stats.forward, board),
@@ -204,6 +213,8 @@ pub fn invalid_record(path: &Path, entry: &LevelEntry, plan: &Plan, error: Strin
         options: None,
         found_by: None,
         optimized: None,
+        optimal: None,
+        lower_bound: None,
         error: Some(error),
         note: None,
         forward: None,

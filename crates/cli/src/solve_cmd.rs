@@ -212,6 +212,19 @@ fn print_human(
             ));
         }
     }
+    if let Some(o) = report.optimality {
+        let solved = matches!(report.outcome, Outcome::Solved(_));
+        if o.proven && solved {
+            line.push_str(&format!(
+                ", {}",
+                if o.objective == Objective::Pushes { "push-optimal" } else { "move-optimal" }
+            ));
+        } else if !o.proven {
+            let unit = if o.objective == Objective::Pushes { "push" } else { "move" };
+            let what = if solved { "not proven optimal: " } else { "" };
+            line.push_str(&format!(", {what}at least {}", count(u64::from(o.lower_bound), unit)));
+        }
+    }
     line.push_str(&format!(
         ", {:.3} s, {}, {}",
         report.elapsed.as_secs_f64(),
@@ -278,7 +291,8 @@ fn closest(side: &SideStats) -> String {
 
 /// Shortens the solution of a solved report in place with the optimizer, for `seconds` at
 /// most, on the threads the solve ran on: fewer moves and never more pushes (the pushes
-/// objective). Returns what the solution was when it changed.
+/// objective), or by the objective of an optimal search that did not finish. Returns what the
+/// solution was when it changed.
 fn shorten(
     level: &Level,
     report: &mut Report,
@@ -288,13 +302,19 @@ fn shorten(
     let Outcome::Solved(sol) = &mut report.outcome else {
         return Ok(None);
     };
+    // A proven-optimal solution has nothing to gain; an unproven one keeps its objective.
+    let objective = match report.optimality {
+        Some(o) if o.proven => return Ok(None),
+        Some(o) => o.objective,
+        None => Objective::Pushes,
+    };
     if seconds <= 0.0 {
         return Ok(None);
     }
     let steps = parse_lurd(&sol.lurd)
         .map_err(|e| anyhow::anyhow!("internal error: bad LURD from the engine: {e}"))?;
     let settings = Settings {
-        objective: Objective::Pushes,
+        objective,
         time: Some(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)),
         threads: report.threads,
         ..Settings::default()

@@ -9,6 +9,7 @@
 //! thread count changed. Nothing else rewrites a member's configuration.
 //!
 //! Keys (see `docs/options.md` for each one's meaning and default):
+//! - `optimal`: `off`, `pushes` or `moves` (a proven-optimal search instead of the strategy);
 //! - `strategy`: `portfolio`, or one strategy of [`crate::STRATEGIES`];
 //! - `members`: the portfolio's members (see `bisolve strategies`);
 //! - `tables`: `shared` or `separate` visited tables for the members;
@@ -39,6 +40,10 @@ pub const DEFAULT_SCHEDULE: &str = "10:2:box,10:4,20:8:box,10:8,10:8:box,20:8,40
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SolverOptions {
+    /// `off`, or a proven-optimal search ([`crate::optimal`]) in place of the strategy:
+    /// `pushes` (the fewest pushes, then the fewest moves) or `moves` (the fewest moves, then
+    /// the fewest pushes).
+    pub optimal: OptimalMode,
     /// `portfolio` (the members race), or the name of one strategy.
     pub strategy: String,
     /// The portfolio's members, by name (with `strategy = "portfolio"`).
@@ -82,6 +87,30 @@ pub struct RestartOptions {
     pub early_perimeter: bool,
 }
 
+/// Whether a solve must prove its solution optimal, and by which length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimalMode {
+    /// Any solution: the strategy decides.
+    #[default]
+    Off,
+    /// The fewest pushes, then the fewest moves among them.
+    Pushes,
+    /// The fewest moves, then the fewest pushes among them.
+    Moves,
+}
+
+impl OptimalMode {
+    /// The objective, when optimality is asked for.
+    pub fn objective(self) -> Option<bisolve_board::Objective> {
+        match self {
+            OptimalMode::Off => None,
+            OptimalMode::Pushes => Some(bisolve_board::Objective::Pushes),
+            OptimalMode::Moves => Some(bisolve_board::Objective::Moves),
+        }
+    }
+}
+
 /// Whether the restart schedule runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -110,6 +139,7 @@ impl Default for SolverOptions {
     /// The `default` preset.
     fn default() -> SolverOptions {
         SolverOptions {
+            optimal: OptimalMode::Off,
             strategy: "portfolio".to_string(),
             members: crate::portfolio::DEFAULT_MEMBERS.iter().map(|m| m.to_string()).collect(),
             tables: TableMode::Shared,

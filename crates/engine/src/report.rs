@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use bisolve_board::moves::{pushes_to_steps, replay, steps_to_lurd, ReplayError};
 use bisolve_board::search::{Expander, Side};
-use bisolve_board::{Level, State};
+use bisolve_board::{Level, Objective, State};
 
 use crate::limits::Cutoff;
 use crate::stats::{ClosestPath, Stats};
@@ -89,6 +89,22 @@ pub struct Report {
     pub strategy: String,
     /// A remark on the outcome (why the level is unsolvable, for instance).
     pub note: Option<String>,
+    /// For an optimal search ([`crate::optimal`]): whether the solution is proven optimal, and
+    /// the lower bound it reached. `None` for the other searches.
+    pub optimality: Option<Optimality>,
+}
+
+/// What an optimal search ([`crate::optimal`]) proved of its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Optimality {
+    /// What counts first.
+    pub objective: Objective,
+    /// True when the solution is proven optimal for the objective (the first length the fewest,
+    /// and the second the fewest among those).
+    pub proven: bool,
+    /// What every solution needs at least, in the objective's first length (pushes or moves):
+    /// the solution's own when proven, else the least key still open when the search stopped.
+    pub lower_bound: u32,
 }
 
 /// An engine failure: a path that could not be rebuilt or a stitched solution that does not

@@ -10,8 +10,6 @@
 
 pub mod search;
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -22,57 +20,11 @@ use bisolve_board::{Cell, Level};
 
 use crate::search::{cheapest, Bounds, Ended, Keys, Near, Vicinity};
 
-/// What makes one solution better than another.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Objective {
-    /// Fewer moves, then fewer pushes.
-    #[default]
-    Moves,
-    /// Fewer pushes, then fewer moves.
-    Pushes,
-}
+pub use bisolve_board::Objective;
 
-impl Objective {
-    /// The sort key of a solution of `moves` and `pushes` (smaller is better).
-    pub fn key(self, moves: u32, pushes: u32) -> (u32, u32) {
-        match self {
-            Objective::Moves => (moves, pushes),
-            Objective::Pushes => (pushes, moves),
-        }
-    }
-
-    /// Moves and pushes back from a key.
-    pub fn unkey(self, key: (u32, u32)) -> (u32, u32) {
-        match self {
-            Objective::Moves => key,
-            Objective::Pushes => (key.1, key.0),
-        }
-    }
-
-    fn of(self, l: Length) -> (u32, u32) {
-        self.key(l.moves as u32, l.pushes as u32)
-    }
-}
-
-impl fmt::Display for Objective {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Objective::Moves => "moves",
-            Objective::Pushes => "pushes",
-        })
-    }
-}
-
-impl FromStr for Objective {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Objective, String> {
-        match s {
-            "moves" => Ok(Objective::Moves),
-            "pushes" => Ok(Objective::Pushes),
-            _ => Err(format!("unknown objective {s:?}: use moves or pushes")),
-        }
-    }
+/// The objective's key of a solution's length.
+fn key_of(objective: Objective, l: Length) -> (u32, u32) {
+    objective.key(l.moves as u32, l.pushes as u32)
 }
 
 /// The vicinities tried in turn: one box a little way off the path, two boxes, then wider.
@@ -200,7 +152,8 @@ pub fn optimize(
             match f {
                 Ok(f) => {
                     result.states += f.states as u64;
-                    if f.cost < objective.of(best) && improved.as_ref().is_none_or(|(_, c)| f.cost < *c) {
+                    if f.cost < key_of(objective, best) && improved.as_ref().is_none_or(|(_, c)| f.cost < *c)
+                    {
                         improved = Some((f.pushes, f.cost));
                     }
                 }
@@ -230,7 +183,7 @@ pub fn optimize(
             .map_err(|e| OptimizeError::Internal(e.to_string()))?;
         let counts = replay(board, start, &steps).map_err(|e| OptimizeError::Internal(e.to_string()))?;
         let after = Length { moves: counts.moves, pushes: counts.pushes };
-        if after != best || objective.of(after) >= objective.of(before) {
+        if after != best || key_of(objective, after) >= key_of(objective, before) {
             return Err(OptimizeError::Internal(format!(
                 "expected {} moves and {} pushes, replayed {} and {}",
                 best.moves, best.pushes, after.moves, after.pushes

@@ -8,6 +8,7 @@ use bisolve_push::PushConfig;
 
 use super::{OptionsError, RestartMode, SolverOptions};
 use crate::limits::Limits;
+use crate::optimal::{solve_optimal, OptimalConfig};
 use crate::portfolio::{members, search_count, solve_portfolio, Portfolio, Restart};
 use crate::report::{Report, SolveError};
 use crate::solve::{solve, Config};
@@ -20,6 +21,8 @@ pub enum Plan {
     Single(Config),
     /// Several configurations racing.
     Portfolio(Portfolio),
+    /// A proven-optimal search.
+    Optimal(OptimalConfig),
 }
 
 /// A plan with the options it was made from, as they will run, and what the thread count
@@ -46,6 +49,7 @@ impl Plan {
         match self {
             Plan::Single(config) => solve(level, config, limits, cancel),
             Plan::Portfolio(p) => solve_portfolio(level, p, limits, cancel),
+            Plan::Optimal(o) => solve_optimal(level, o, limits, cancel),
         }
     }
 
@@ -57,6 +61,7 @@ impl Plan {
                 let names: Vec<&str> = p.members.iter().map(|m| m.name).collect();
                 format!("portfolio({})", names.join(","))
             }
+            Plan::Optimal(o) => o.name(),
         }
     }
 
@@ -65,6 +70,7 @@ impl Plan {
         match self {
             Plan::Single(c) => c.threads,
             Plan::Portfolio(p) => p.threads,
+            Plan::Optimal(o) => o.threads,
         }
     }
 }
@@ -119,6 +125,20 @@ impl SolverOptions {
             .map_err(|e| OptionsError::Invalid(format!("restarts.schedule: {e}")))?;
         let mut options = self.clone();
         let mut notes = Vec::new();
+        if let Some(objective) = self.optimal.objective() {
+            let mut push = PushConfig::default();
+            self.push.apply(&mut push);
+            let config = OptimalConfig::new(objective, threads, push);
+            if !self.strategy.trim().eq_ignore_ascii_case("portfolio") {
+                notes.push(format!(
+                    "optimal = \"{objective}\" runs its own search: strategy {} is not used",
+                    self.strategy
+                ));
+            }
+            options.push.resolve(std::iter::once(&config.push));
+            options.restarts.mode = RestartMode::Off;
+            return Ok(Planned { plan: Plan::Optimal(config), options, notes, threads_note: None });
+        }
         if !self.strategy.trim().eq_ignore_ascii_case("portfolio") {
             let mut strategy = Strategy::parse(&self.strategy).map_err(OptionsError::Invalid)?;
             self.search.apply(&mut strategy);

@@ -8,7 +8,28 @@ fn portfolio(planned: &Planned) -> &crate::Portfolio {
     match &planned.plan {
         Plan::Portfolio(p) => p,
         Plan::Single(c) => panic!("not a portfolio: {c:?}"),
+        Plan::Optimal(c) => panic!("not a portfolio: {c:?}"),
     }
+}
+
+#[test]
+fn optimal_plans_its_own_search_with_only_the_safe_switches() {
+    let mut options = SolverOptions::default();
+    options.set("optimal=moves").expect("a mode");
+    options.set("push.freeze=false").expect("a switch");
+    options.set("push.tunnels=true").expect("a switch");
+    let planned = options.plan(2).expect("plans");
+    let Plan::Optimal(config) = &planned.plan else {
+        panic!("not an optimal search: {:?}", planned.plan);
+    };
+    assert_eq!(config.objective, bisolve_board::Objective::Moves);
+    assert_eq!(config.threads, 2);
+    // Asked-for switches hold where they only cut dead states; reordering ones stay off.
+    assert!(!config.push.freeze && !config.push.tunnels && !config.push.goal_macros);
+    assert_eq!(planned.plan.name(), "optimal-moves");
+    assert!(options.set("optimal=sideways").is_err());
+    options.set("strategy=astar").expect("a strategy");
+    assert!(options.plan(1).expect("plans").notes.iter().any(|n| n.contains("strategy astar is not used")));
 }
 
 #[test]

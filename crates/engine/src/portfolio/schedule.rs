@@ -137,6 +137,7 @@ pub(super) fn solve_once(
         threads: portfolio.threads.max(1),
         strategy: format!("portfolio({})", names.join(",")),
         note: None,
+        optimality: None,
     };
     if let Some(why) = level.walled_off() {
         report.note = Some(why.to_string());

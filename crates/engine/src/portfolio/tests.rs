@@ -153,6 +153,7 @@ fn a_run_solved_after_a_restart_keeps_no_closest_state_of_the_run_before() {
         threads: 1,
         strategy: String::new(),
         note: None,
+        optimality: None,
     };
     let mut earlier = report(Outcome::Cutoff(Cutoff::Time));
     for side in [&mut earlier.stats.forward, &mut earlier.stats.backward] {

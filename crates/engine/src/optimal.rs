@@ -1,0 +1,503 @@
+//! Proven-optimal solutions: the fewest pushes and then the fewest moves among them, or the
+//! fewest moves and then the fewest pushes.
+//!
+//! The search is A* over exact positions (the boxes and the square the player stands on, not
+//! the player's region as the other searches store it), since the walks between pushes count
+//! for moves. A position's children are its pushes that the forward expander keeps (every
+//! test that only cuts dead positions; no macros, box moves, tunnel rule or PI-corral
+//! restriction, which reorder pushes and so keep the pushes of a solution but not its moves);
+//! each costs one push and the walk to it plus one move. The key is lexicographic by the
+//! [`Objective`]: (pushes, moves) or (moves, pushes), each plus the matching bound on the
+//! pushes still needed, which bounds the moves still needed too. The bound is admissible, so
+//! the first goal whose key no open position's key undercuts is optimal.
+//!
+//! On several threads the positions of least key are taken in batches and expanded at once,
+//! each thread a slice of the batch with its own expander scratch; their children are merged
+//! into the table in batch order, so a run is deterministic for a given thread count. A batch
+//! may hold positions of larger keys than the least, so a position can be reached again more
+//! cheaply after its expansion: it is then queued again (reopened), and a goal is proven only
+//! once every open key reaches its key. One thread takes one position at a time: plain A*.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::BuildHasherDefault;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use bisolve_board::moves::{pushes_to_steps, replay, steps_to_lurd, Push};
+use bisolve_board::search::{Child, Expander, NodeRef};
+use bisolve_board::{Board, Cell, Dir, Fingerprint, Level, Objective, PassThrough};
+use bisolve_push::{Forward, PushConfig};
+use rayon::prelude::*;
+
+use crate::limits::{Limits, Stop};
+use crate::report::{FoundBy, Optimality, Outcome, Report, Solution, SolveError};
+use crate::stats::{SideStats, Stats};
+
+/// What an optimal search runs with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptimalConfig {
+    /// What counts first.
+    pub objective: Objective,
+    /// Threads.
+    pub threads: usize,
+    /// The forward tests (made safe by [`OptimalConfig::forward`]).
+    pub push: PushConfig,
+}
+
+impl OptimalConfig {
+    /// An optimal search for `objective` on `threads` threads with the forward tests of `push`
+    /// that keep optimality.
+    pub fn new(objective: Objective, threads: usize, push: PushConfig) -> OptimalConfig {
+        OptimalConfig { objective, threads: threads.max(1), push: OptimalConfig::forward(push) }
+    }
+
+    /// The switches of `push` an optimal search can use: the deadlock tests and the bound as
+    /// they are; no macros, box moves, tunnel rule or PI-corrals (they choose one order of the
+    /// pushes, which may cost moves), and no feature cells (A* does not read them).
+    pub fn forward(mut push: PushConfig) -> PushConfig {
+        push.goal_macros = false;
+        push.packing_macros = false;
+        push.goal_cut = false;
+        push.room_discipline = false;
+        push.room_plans = false;
+        push.box_moves = false;
+        push.tunnels = false;
+        push.corrals = false;
+        push.corral_deadlocks = false;
+        push.features = false;
+        push.packing = false;
+        push.room_links = false;
+        push
+    }
+
+    /// The name reports give it: `optimal-pushes` or `optimal-moves`.
+    pub fn name(&self) -> String {
+        format!("optimal-{}", self.objective)
+    }
+}
+
+/// Positions expanded per thread in one batch on several threads.
+const BATCH_PER_THREAD: usize = 256;
+/// No parent: the start.
+const ROOT: u32 = u32::MAX;
+
+/// What the table keeps of a position besides its cells.
+#[derive(Clone, Copy, Debug)]
+struct Meta {
+    /// The position this one was last reached from more cheaply than before ([`ROOT`]: none).
+    parent: u32,
+    /// The pushed box's cell before the push, and the push's direction.
+    from: Cell,
+    dir: Dir,
+    pushes: u32,
+    moves: u32,
+    /// The bound on the pushes still needed.
+    h: u32,
+}
+
+/// A child of an expanded position, as a thread reports it for the merge.
+#[derive(Clone, Copy, Debug)]
+struct Made {
+    parent: u32,
+    box_index: u16,
+    to: Cell,
+    from: Cell,
+    dir: Dir,
+    pushes: u32,
+    moves: u32,
+    h: u32,
+    goal: bool,
+    fp: Fingerprint,
+}
+
+/// Walking distances from the player's square, with generation stamps so nothing is cleared
+/// between positions.
+struct Walks {
+    generation: u32,
+    boxes: Vec<u32>,
+    seen: Vec<u32>,
+    dist: Vec<u32>,
+    queue: Vec<Cell>,
+}
+
+impl Walks {
+    fn new(cells: usize) -> Walks {
+        Walks {
+            generation: 0,
+            boxes: vec![0; cells],
+            seen: vec![0; cells],
+            dist: vec![0; cells],
+            queue: Vec::new(),
+        }
+    }
+
+    /// Fills the distances from `player` around `boxes`.
+    fn fill(&mut self, board: &Board, boxes: &[Cell], player: Cell) {
+        if self.generation == u32::MAX {
+            self.boxes.fill(0);
+            self.seen.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        let g = self.generation;
+        for &b in boxes {
+            self.boxes[b as usize] = g;
+        }
+        self.queue.clear();
+        self.queue.push(player);
+        self.seen[player as usize] = g;
+        self.dist[player as usize] = 0;
+        let mut head = 0;
+        while let Some(&c) = self.queue.get(head) {
+            head += 1;
+            let d = self.dist[c as usize] + 1;
+            for &n in board.neighbours(c) {
+                if n != bisolve_board::NO_CELL && self.seen[n as usize] != g && self.boxes[n as usize] != g {
+                    self.seen[n as usize] = g;
+                    self.dist[n as usize] = d;
+                    self.queue.push(n);
+                }
+            }
+        }
+    }
+
+    /// The walk to `cell`, if the player can get there.
+    fn to(&self, cell: Cell) -> Option<u32> {
+        (cell != bisolve_board::NO_CELL && self.seen[cell as usize] == self.generation)
+            .then(|| self.dist[cell as usize])
+    }
+}
+
+/// One thread's working memory.
+struct Part<S> {
+    scratch: S,
+    walks: Walks,
+    children: Vec<Child>,
+    made: Vec<Made>,
+    nodes: Vec<u32>,
+    /// Children already in the table at least as cheaply, left out of `made`.
+    known: u64,
+}
+
+/// The positions found so far: cells (player first, then the boxes, box `i` the same box along
+/// a path) and what the search knows of each.
+struct Table {
+    stride: usize,
+    cells: Vec<Cell>,
+    meta: Vec<Meta>,
+    index: HashMap<Fingerprint, u32, BuildHasherDefault<PassThrough>>,
+}
+
+impl Table {
+    fn len(&self) -> usize {
+        self.meta.len()
+    }
+
+    fn cells(&self, i: u32) -> &[Cell] {
+        let at = i as usize * self.stride;
+        &self.cells[at..at + self.stride]
+    }
+
+    fn bytes(&self) -> usize {
+        self.cells.capacity() * size_of::<Cell>()
+            + self.meta.capacity() * size_of::<Meta>()
+            + self.index.capacity() * (size_of::<Fingerprint>() + size_of::<u32>() + 1)
+    }
+}
+
+/// The open list's entry: the key (first, second), then the bound (deeper positions first),
+/// then the position's number.
+type Entry = Reverse<(u32, u32, u32, u32)>;
+
+/// Solves `level` optimally for `config.objective`, within `limits`.
+pub fn solve_optimal(
+    level: &Level,
+    config: &OptimalConfig,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Report, SolveError> {
+    let started = Instant::now();
+    let (board, start) = (level.board(), level.start());
+    let objective = config.objective;
+    let threads = config.threads.max(1);
+    let fwd = Forward::new(board, start, config.push);
+    let stop = Stop::new(*limits, cancel, 1);
+    let mut parts: Vec<Part<_>> = (0..threads)
+        .map(|_| Part {
+            scratch: fwd.new_scratch(),
+            walks: Walks::new(board.n_cells()),
+            children: Vec::new(),
+            made: Vec::new(),
+            nodes: Vec::new(),
+            known: 0,
+        })
+        .collect();
+    let pool = if threads > 1 {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|t| format!("bisolve-optimal-{t}"))
+                .build()
+                .map_err(|e| SolveError::Threads(e.to_string()))?,
+        )
+    } else {
+        None
+    };
+    let zobrist = board.zobrist();
+    let stride = 1 + start.boxes.len();
+    let mut table = Table { stride, cells: Vec::new(), meta: Vec::new(), index: HashMap::default() };
+    let mut stats = SideStats::default();
+    let mut open: BinaryHeap<Entry> = BinaryHeap::new();
+    // The best goal found: its key and its number.
+    let mut best: Option<((u32, u32), u32)> = None;
+    let key = |pushes: u32, moves: u32, h: u32| objective.key(moves + h, pushes + h);
+
+    let roots = fwd.roots(&mut parts[0].scratch);
+    let mut dead = roots.is_empty();
+    if let Some(root) = roots.first() {
+        table.cells.push(start.player);
+        table.cells.extend_from_slice(&start.boxes);
+        table.meta.push(Meta { parent: ROOT, from: 0, dir: Dir::Up, pushes: 0, moves: 0, h: root.h });
+        table.index.insert(zobrist.fingerprint(&start.boxes, start.player), 0);
+        if start.is_solved(board) {
+            best = Some(((0, 0), 0));
+            dead = false;
+        } else {
+            let (a, b) = key(0, 0, root.h);
+            open.push(Reverse((a, b, root.h, 0)));
+        }
+    }
+
+    let batch = if threads > 1 { BATCH_PER_THREAD * threads } else { 1 };
+    let mut picked: Vec<u32> = Vec::with_capacity(batch);
+    let mut rounds: u64 = 0;
+    loop {
+        // Limits: between batches (every 64th position on one thread).
+        rounds += 1;
+        if batch > 1 || rounds % 64 == 0 {
+            stop.check_time();
+            let heap_bytes = open.len() * size_of::<Entry>();
+            stop.check_memory(table.bytes() + heap_bytes, || table.len());
+            stop.report_closest(bisolve_board::search::Side::Forward, stats.closest_h);
+        }
+        if stop.is_set() {
+            break;
+        }
+        picked.clear();
+        while picked.len() < batch {
+            let Some(&Reverse((a, b, _, i))) = open.peek() else {
+                break;
+            };
+            if best.is_some_and(|(k, _)| (a, b) >= k) {
+                break;
+            }
+            open.pop();
+            let m = table.meta[i as usize];
+            if key(m.pushes, m.moves, m.h) != (a, b) {
+                stats.stale += 1;
+                continue;
+            }
+            picked.push(i);
+        }
+        if picked.is_empty() {
+            break;
+        }
+        // Deal the batch out in slices, expand them, and merge in batch order.
+        let share = picked.len().div_ceil(threads);
+        for (k, part) in parts.iter_mut().enumerate() {
+            part.nodes.clear();
+            part.nodes.extend(picked.iter().skip(k * share).take(share));
+        }
+        let view = &table;
+        let expand = |part: &mut Part<_>| expand_part(&fwd, board, view, objective, part);
+        match &pool {
+            Some(pool) => pool.install(|| parts.par_iter_mut().for_each(expand)),
+            None => parts.iter_mut().for_each(expand),
+        }
+        stats.expanded += picked.len() as u64;
+        let mut cells = vec![0; stride];
+        for part in &mut parts {
+            stats.generated += part.known;
+            stats.duplicates += part.known;
+            part.known = 0;
+            for made in &part.made {
+                stats.generated += 1;
+                stats.closest_h = Some(stats.closest_h.map_or(made.h, |c| c.min(made.h)));
+                let g = objective.key(made.moves, made.pushes);
+                let meta = Meta {
+                    parent: made.parent,
+                    from: made.from,
+                    dir: made.dir,
+                    pushes: made.pushes,
+                    moves: made.moves,
+                    h: made.h,
+                };
+                let i = match table.index.get(&made.fp) {
+                    Some(&i) => {
+                        let old = table.meta[i as usize];
+                        if g >= objective.key(old.moves, old.pushes) {
+                            stats.duplicates += 1;
+                            continue;
+                        }
+                        stats.improved += 1;
+                        table.meta[i as usize] = meta;
+                        i
+                    }
+                    None => {
+                        let i = table.len() as u32;
+                        cells.copy_from_slice(table.cells(made.parent));
+                        cells[0] = made.from;
+                        cells[1 + made.box_index as usize] = made.to;
+                        table.cells.extend_from_slice(&cells);
+                        table.meta.push(meta);
+                        table.index.insert(made.fp, i);
+                        stats.inserted += 1;
+                        i
+                    }
+                };
+                if made.goal {
+                    if best.is_none_or(|(k, _)| g < k) {
+                        best = Some((g, i));
+                    }
+                } else {
+                    let (a, b) = key(made.pushes, made.moves, made.h);
+                    open.push(Reverse((a, b, made.h, i)));
+                }
+            }
+        }
+        if stop.counts_states() {
+            stop.report_inserted(0, table.len());
+        }
+    }
+
+    for part in &parts {
+        let counts = fwd.prune_counts(&part.scratch);
+        stats.add(&SideStats { pruned: counts, ..SideStats::default() });
+    }
+    let cutoff = stop.cutoff();
+    // The least open key bounds every solution not yet found (a stale entry's key is larger
+    // than its position's, whose fresh entry is in the heap too).
+    let open_min = open.peek().map(|Reverse((a, b, ..))| (*a, *b));
+    let outcome = match best {
+        Some((k, i)) => {
+            let solution = solution_at(level, &table, i, objective, k)?;
+            let proven = cutoff.is_none() || open_min.is_none_or(|m| m >= k);
+            let lower_bound = if proven { k.0 } else { open_min.map_or(k.0, |m| m.0.min(k.0)) };
+            (Outcome::Solved(solution), Some(Optimality { objective, proven, lower_bound }))
+        }
+        None => match cutoff {
+            Some(c) => {
+                let lower_bound = open_min.map_or(0, |m| m.0);
+                (Outcome::Cutoff(c), Some(Optimality { objective, proven: false, lower_bound }))
+            }
+            None => {
+                debug_assert!(dead || open.is_empty());
+                (Outcome::Unsolvable, None)
+            }
+        },
+    };
+    let (outcome, optimality) = outcome;
+    let peak = open.len() * size_of::<Entry>();
+    let report = Report {
+        outcome,
+        stats: Stats {
+            forward: stats,
+            backward: SideStats::default(),
+            states: table.len(),
+            table_bytes: table.bytes(),
+            peak_open_bytes: peak,
+            collisions: 0,
+        },
+        elapsed: started.elapsed(),
+        threads,
+        strategy: config.name(),
+        note: dead.then(|| "the start position is dead".to_string()),
+        optimality,
+    };
+    Ok(report)
+}
+
+/// Expands the positions of one thread's slice into its `made`.
+fn expand_part(
+    fwd: &Forward<'_>,
+    board: &Board,
+    table: &Table,
+    objective: Objective,
+    part: &mut Part<<Forward<'_> as Expander>::Scratch>,
+) {
+    let zobrist = board.zobrist();
+    part.made.clear();
+    for &i in &part.nodes {
+        let cells = table.cells(i);
+        let (player, boxes) = (cells[0], &cells[1..]);
+        let meta = table.meta[i as usize];
+        part.walks.fill(board, boxes, player);
+        let fp = zobrist.fingerprint(boxes, player);
+        let base = fp ^ zobrist.player_key(player);
+        part.children.clear();
+        let node = NodeRef { boxes, player, fp, g: meta.pushes, moved: bisolve_board::NO_CELL };
+        fwd.expand(&mut part.scratch, node, &mut part.children);
+        for child in &part.children {
+            debug_assert!(!child.is_macro && child.steps == 1);
+            let from = boxes[child.box_index as usize];
+            let Some(walk) = part.walks.to(board.neighbour(from, child.dir.opposite())) else {
+                debug_assert!(false, "a push the player cannot reach");
+                continue;
+            };
+            let (pushes, moves) = (meta.pushes + 1, meta.moves + walk + 1);
+            let fp = base ^ zobrist.box_key(from) ^ zobrist.box_key(child.to) ^ zobrist.player_key(from);
+            // Known at least as cheaply before this batch: dropped here, on this thread, so
+            // the merge sees only what may be new.
+            if let Some(&k) = table.index.get(&fp) {
+                let old = table.meta[k as usize];
+                if objective.key(moves, pushes) >= objective.key(old.moves, old.pushes) {
+                    part.known += 1;
+                    continue;
+                }
+            }
+            part.made.push(Made {
+                parent: i,
+                box_index: child.box_index,
+                to: child.to,
+                from,
+                dir: child.dir,
+                pushes,
+                moves,
+                h: child.h,
+                goal: child.goal,
+                fp,
+            });
+        }
+    }
+}
+
+/// The solution that ends at position `i`, replayed; its lengths must be the key `k` says.
+fn solution_at(
+    level: &Level,
+    table: &Table,
+    i: u32,
+    objective: Objective,
+    k: (u32, u32),
+) -> Result<Solution, SolveError> {
+    let mut pushes = Vec::new();
+    let mut at = i;
+    while table.meta[at as usize].parent != ROOT {
+        let m = table.meta[at as usize];
+        pushes.push(Push { from: m.from, dir: m.dir });
+        at = m.parent;
+    }
+    pushes.reverse();
+    let (board, start) = (level.board(), level.start());
+    let steps = pushes_to_steps(board, start, &pushes).map_err(|e| SolveError::Replay(e.to_string()))?;
+    let counts = replay(board, start, &steps).map_err(|e| SolveError::Replay(e.to_string()))?;
+    let (moves, pushed) = objective.unkey(k);
+    if (counts.moves, counts.pushes) != (moves as usize, pushed as usize) {
+        return Err(SolveError::Replay(format!(
+            "the optimal search's path of {moves} moves and {pushed} pushes replays as {} moves and {} pushes",
+            counts.moves, counts.pushes
+        )));
+    }
+    let found_by = if pushes.is_empty() { FoundBy::Start } else { FoundBy::Forward };
+    Ok(Solution { lurd: steps_to_lurd(&steps), moves: counts.moves, pushes: counts.pushes, found_by })
+}

@@ -1,0 +1,202 @@
+//! The optimal modes must be optimal: their lengths equal those of a plain Dijkstra search over
+//! exact positions written here (no bound, no pruning), for both objectives and on one thread
+//! and two; a search stopped early reports a lower bound no larger than the optimum.
+
+mod common;
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::sync::atomic::AtomicBool;
+
+use bisolve_board::{Cell, Level, Objective, NO_CELL};
+use bisolve_engine::{solve_optimal, Cutoff, Limits, OptimalConfig, Outcome, PushConfig, Report};
+use common::check_solution;
+
+/// The most positions the Dijkstra search may settle before a level is too big for it.
+const DIJKSTRA_CAP: usize = 300_000;
+
+/// The optimal (moves, pushes) by the objective, by Dijkstra's algorithm over (boxes, player
+/// square) with lexicographic costs: `Some(None)` when unsolvable, `None` past the cap.
+fn dijkstra(level: &Level, objective: Objective) -> Option<Option<(usize, usize)>> {
+    let board = level.board();
+    let start = level.start();
+    let mut boxes = start.boxes.clone();
+    boxes.sort_unstable();
+    let mut best: HashMap<(Vec<Cell>, Cell), (u32, u32)> = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    best.insert((boxes.clone(), start.player), (0, 0));
+    heap.push(Reverse(((0u32, 0u32), boxes, start.player)));
+    let mut settled = 0;
+    while let Some(Reverse((key, boxes, player))) = heap.pop() {
+        if best.get(&(boxes.clone(), player)).is_some_and(|&k| k < key) {
+            continue;
+        }
+        if boxes.iter().all(|&b| board.is_goal(b)) {
+            let (moves, pushes) = objective.unkey(key);
+            return Some(Some((moves as usize, pushes as usize)));
+        }
+        settled += 1;
+        if settled > DIJKSTRA_CAP {
+            return None;
+        }
+        let (moves, pushes) = objective.unkey(key);
+        // Walks from the player around the boxes.
+        let mut dist: HashMap<Cell, u32> = HashMap::from([(player, 0)]);
+        let mut queue = VecDeque::from([player]);
+        while let Some(c) = queue.pop_front() {
+            let d = dist[&c];
+            for &n in board.neighbours(c) {
+                if n != NO_CELL && !boxes.contains(&n) && !dist.contains_key(&n) {
+                    dist.insert(n, d + 1);
+                    queue.push_back(n);
+                }
+            }
+        }
+        for (i, &b) in boxes.iter().enumerate() {
+            for dir in bisolve_board::Dir::ALL {
+                let behind = board.neighbour(b, dir.opposite());
+                let to = board.neighbour(b, dir);
+                if behind == NO_CELL || to == NO_CELL || boxes.contains(&to) {
+                    continue;
+                }
+                let Some(&walk) = dist.get(&behind) else {
+                    continue;
+                };
+                let mut next = boxes.clone();
+                next[i] = to;
+                next.sort_unstable();
+                let key = objective.key(moves + walk + 1, pushes + 1);
+                let slot = best.entry((next.clone(), b)).or_insert((u32::MAX, u32::MAX));
+                if key < *slot {
+                    *slot = key;
+                    heap.push(Reverse((key, next, b)));
+                }
+            }
+        }
+    }
+    Some(None)
+}
+
+fn optimal(level: &Level, objective: Objective, threads: usize, limits: &Limits) -> Report {
+    let config = OptimalConfig::new(objective, threads, PushConfig::default());
+    solve_optimal(level, &config, limits, &AtomicBool::new(false)).expect("no engine error")
+}
+
+/// Checks both objectives on one thread and two against Dijkstra; false past its cap.
+fn assert_optimal(level: &Level) -> bool {
+    let name = format!("{} (index {})", level.name(), level.index());
+    for objective in [Objective::Pushes, Objective::Moves] {
+        let Some(truth) = dijkstra(level, objective) else {
+            return false;
+        };
+        for threads in [1, 2] {
+            let report = optimal(level, objective, threads, &Limits::default());
+            match truth {
+                None => {
+                    assert_eq!(report.outcome, Outcome::Unsolvable, "{name}: {objective}, {threads} threads")
+                }
+                Some((moves, pushes)) => {
+                    let solution = check_solution(level, &report).unwrap_or_else(|| {
+                        panic!("{name}: {objective}, {threads} threads: {:?}", report.outcome)
+                    });
+                    assert_eq!(
+                        (solution.moves, solution.pushes),
+                        (moves, pushes),
+                        "{name}: {objective}, {threads} threads: {}",
+                        solution.lurd
+                    );
+                    let proof = report.optimality.expect("an optimal search reports its optimality");
+                    assert!(proof.proven, "{name}: {objective}, {threads} threads: not proven");
+                    assert_eq!(proof.objective, objective);
+                    let first = if objective == Objective::Pushes { pushes } else { moves };
+                    assert_eq!(proof.lower_bound as usize, first, "{name}");
+                }
+            }
+        }
+    }
+    true
+}
+
+#[test]
+fn hand_made_levels_match_dijkstra() {
+    let mut checked = 0;
+    for file in ["trivial.xsb", "corridor.xsb", "optimal.xsb", "unsolvable.xsb"] {
+        for level in common::valid_levels(&common::engine_level_path(file)) {
+            if level.walled_off().is_none() && assert_optimal(&level) {
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "only {checked} hand-made levels were small enough");
+}
+
+#[test]
+fn demo_levels_match_dijkstra() {
+    let levels = common::valid_levels(&common::repo_levels().join("demo.xsb"));
+    let checked = levels.iter().filter(|l| assert_optimal(l)).count();
+    assert!(checked >= 5, "only {checked} demo levels were small enough");
+}
+
+#[test]
+fn small_microban_levels_match_dijkstra() {
+    let Some(levels) = common::shared_collection("microban.xsb") else {
+        return;
+    };
+    let small: Vec<Level> = levels.into_iter().take(60).filter(|l| l.board().n_boxes() <= 3).collect();
+    let checked = small.iter().filter(|l| assert_optimal(l)).count();
+    assert!(checked >= 10, "only {checked} Microban levels were small enough");
+}
+
+/// Fewest pushes and fewest moves disagree on the demo's "Double back": the fewest pushes
+/// (12) cost 43 moves, and 39 moves need 16 pushes.
+#[test]
+fn the_objectives_choose_differently() {
+    let levels = common::valid_levels(&common::repo_levels().join("demo.xsb"));
+    let level = levels.iter().find(|l| l.name() == "Double back").expect("the demo has Double back");
+    let (p_moves, p_pushes) = dijkstra(level, Objective::Pushes).unwrap().unwrap();
+    let (m_moves, m_pushes) = dijkstra(level, Objective::Moves).unwrap().unwrap();
+    assert!(p_pushes < m_pushes && m_moves < p_moves, "{p_moves}/{p_pushes} against {m_moves}/{m_pushes}");
+    assert!(assert_optimal(level));
+}
+
+#[test]
+fn a_cut_off_search_reports_a_lower_bound_below_the_optimum() {
+    let levels = common::valid_levels(&common::repo_levels().join("demo.xsb"));
+    let mut checked = 0;
+    for level in levels.iter().filter(|l| l.board().n_boxes() >= 3) {
+        let full = optimal(level, Objective::Pushes, 1, &Limits::default());
+        let Outcome::Solved(best) = &full.outcome else {
+            continue;
+        };
+        let cut = optimal(level, Objective::Pushes, 1, &Limits { states: Some(20), ..Limits::default() });
+        let proof = cut.optimality.expect("an optimal search reports its optimality");
+        if proof.proven {
+            continue;
+        }
+        assert!(
+            matches!(cut.outcome, Outcome::Cutoff(Cutoff::States) | Outcome::Solved(_)),
+            "{:?}",
+            cut.outcome
+        );
+        assert!(
+            proof.lower_bound as usize <= best.pushes,
+            "{}: bound {} > {}",
+            level.name(),
+            proof.lower_bound,
+            best.pushes
+        );
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} demo levels were cut off");
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let levels = common::valid_levels(&common::repo_levels().join("demo.xsb"));
+    for level in &levels {
+        let a = optimal(level, Objective::Moves, 1, &Limits::default());
+        let b = optimal(level, Objective::Moves, 1, &Limits::default());
+        assert_eq!(a.outcome, b.outcome, "{}", level.name());
+        assert_eq!(a.stats.forward.expanded, b.stats.forward.expanded, "{}", level.name());
+    }
+}
