@@ -96,12 +96,11 @@ struct Meta {
     h: u32,
 }
 
-/// A child of an expanded position, as a thread reports it for the merge.
+/// A child of an expanded position, as a thread reports it for the merge; its cells follow in
+/// the thread's cell list for the same shard.
 #[derive(Clone, Copy, Debug)]
 struct Made {
-    parent: u32,
-    box_index: u16,
-    to: Cell,
+    parent: Id,
     from: Cell,
     dir: Dir,
     pushes: u32,
@@ -110,6 +109,13 @@ struct Made {
     goal: bool,
     fp: Fingerprint,
 }
+
+/// A position's number: `local << bits | shard`, for `2^bits` shards.
+type Id = u32;
+
+/// The open list's entry: the key (first, second), then the bound (deeper positions first),
+/// then the position's number.
+type Entry = Reverse<(u32, u32, u32, Id)>;
 
 /// Walking distances from the player's square, with generation stamps so nothing is cleared
 /// between positions.
@@ -169,46 +175,121 @@ impl Walks {
     }
 }
 
-/// One thread's working memory.
+/// One thread's working memory for expanding.
 struct Part<S> {
     scratch: S,
     walks: Walks,
     children: Vec<Child>,
-    made: Vec<Made>,
-    nodes: Vec<u32>,
+    /// The positions of the batch this thread expands.
+    nodes: Vec<Id>,
+    /// The children that may be new, per shard, and their cells (a stride each).
+    made: Vec<Vec<Made>>,
+    cells: Vec<Vec<Cell>>,
     /// Children already in the table at least as cheaply, left out of `made`.
     known: u64,
 }
 
-/// The positions found so far: cells (player first, then the boxes, box `i` the same box along
-/// a path) and what the search knows of each.
-struct Table {
-    stride: usize,
+/// One shard of the table: the positions whose fingerprints pick it, with their cells (player
+/// first, then the boxes, box `i` the same box along a path), what the search knows of each,
+/// the map from fingerprints to them, and their open list. The merge runs a shard per thread.
+struct Shard {
     cells: Vec<Cell>,
     meta: Vec<Meta>,
     index: HashMap<Fingerprint, u32, BuildHasherDefault<PassThrough>>,
+    open: BinaryHeap<Entry>,
+    /// The best goal this shard holds: its key and its number.
+    best: Option<((u32, u32), Id)>,
+    stats: SideStats,
 }
 
-impl Table {
-    fn len(&self) -> usize {
-        self.meta.len()
-    }
-
-    fn cells(&self, i: u32) -> &[Cell] {
-        let at = i as usize * self.stride;
-        &self.cells[at..at + self.stride]
-    }
-
+impl Shard {
     fn bytes(&self) -> usize {
         self.cells.capacity() * size_of::<Cell>()
             + self.meta.capacity() * size_of::<Meta>()
             + self.index.capacity() * (size_of::<Fingerprint>() + size_of::<u32>() + 1)
+            + self.open.capacity() * size_of::<Entry>()
     }
 }
 
-/// The open list's entry: the key (first, second), then the bound (deeper positions first),
-/// then the position's number.
-type Entry = Reverse<(u32, u32, u32, u32)>;
+/// The shards, and how to find a position in them.
+struct Table {
+    stride: usize,
+    /// `2^bits` shards.
+    bits: u32,
+    shards: Vec<Shard>,
+}
+
+impl Table {
+    /// A table of at least `shards` shards (the next power of two).
+    fn new(stride: usize, shards: usize) -> Table {
+        let bits = shards.max(1).next_power_of_two().trailing_zeros();
+        let shards = (0..1usize << bits)
+            .map(|_| Shard {
+                cells: Vec::new(),
+                meta: Vec::new(),
+                index: HashMap::default(),
+                open: BinaryHeap::new(),
+                best: None,
+                stats: SideStats::default(),
+            })
+            .collect();
+        Table { stride, bits, shards }
+    }
+
+    /// The shard a fingerprint picks (by its high bits: the maps hash the low ones).
+    fn shard_of(&self, fp: Fingerprint) -> usize {
+        ((fp.0 >> 64) as usize) & (self.shards.len() - 1)
+    }
+
+    fn split(&self, id: Id) -> (usize, usize) {
+        (id as usize & (self.shards.len() - 1), (id >> self.bits) as usize)
+    }
+
+    /// The number of position `local` of shard `s`.
+    fn id(&self, s: usize, local: usize) -> Id {
+        ((local << self.bits) | s) as Id
+    }
+
+    fn meta(&self, id: Id) -> Meta {
+        let (s, local) = self.split(id);
+        self.shards[s].meta[local]
+    }
+
+    fn cells(&self, id: Id) -> &[Cell] {
+        let (s, local) = self.split(id);
+        &self.shards[s].cells[local * self.stride..(local + 1) * self.stride]
+    }
+
+    /// The cost so far of the position `fp`, when the table has it.
+    fn known(&self, fp: Fingerprint) -> Option<Meta> {
+        let shard = &self.shards[self.shard_of(fp)];
+        shard.index.get(&fp).map(|&local| shard.meta[local as usize])
+    }
+
+    fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.meta.len()).sum()
+    }
+
+    fn bytes(&self) -> usize {
+        self.shards.iter().map(Shard::bytes).sum()
+    }
+
+    /// The least key open in any shard (a stale entry's key is larger than its position's,
+    /// whose fresh entry is open too), with its shard.
+    fn least_open(&self) -> Option<((u32, u32, u32, Id), usize)> {
+        self.shards.iter().enumerate().filter_map(|(s, sh)| sh.open.peek().map(|e| (e.0, s))).min()
+    }
+
+    /// The best goal of any shard.
+    fn best(&self) -> Option<((u32, u32), Id)> {
+        self.shards.iter().filter_map(|s| s.best).min()
+    }
+}
+
+/// The most positions a shard of `2^bits` may number: ids are `u32`.
+fn shard_capacity(bits: u32) -> usize {
+    (u32::MAX >> bits) as usize
+}
 
 /// Solves `level` optimally for `config.objective`, within `limits`.
 pub fn solve_optimal(
@@ -223,13 +304,17 @@ pub fn solve_optimal(
     let threads = config.threads.max(1);
     let fwd = Forward::new(board, start, config.push);
     let stop = Stop::new(*limits, cancel, 1);
+    let stride = 1 + start.boxes.len();
+    let mut table = Table::new(stride, threads);
+    let shards = table.shards.len();
     let mut parts: Vec<Part<_>> = (0..threads)
         .map(|_| Part {
             scratch: fwd.new_scratch(),
             walks: Walks::new(board.n_cells()),
             children: Vec::new(),
-            made: Vec::new(),
             nodes: Vec::new(),
+            made: vec![Vec::new(); shards],
+            cells: vec![Vec::new(); shards],
             known: 0,
         })
         .collect();
@@ -244,66 +329,68 @@ pub fn solve_optimal(
     } else {
         None
     };
-    let zobrist = board.zobrist();
-    let stride = 1 + start.boxes.len();
-    let mut table = Table { stride, cells: Vec::new(), meta: Vec::new(), index: HashMap::default() };
     let mut stats = SideStats::default();
-    let mut open: BinaryHeap<Entry> = BinaryHeap::new();
-    // The best goal found: its key and its number.
-    let mut best: Option<((u32, u32), u32)> = None;
-    let key = |pushes: u32, moves: u32, h: u32| objective.key(moves + h, pushes + h);
 
     let roots = fwd.roots(&mut parts[0].scratch);
-    let mut dead = roots.is_empty();
+    let dead = roots.is_empty();
     if let Some(root) = roots.first() {
-        table.cells.push(start.player);
-        table.cells.extend_from_slice(&start.boxes);
-        table.meta.push(Meta { parent: ROOT, from: 0, dir: Dir::Up, pushes: 0, moves: 0, h: root.h });
-        table.index.insert(zobrist.fingerprint(&start.boxes, start.player), 0);
+        let fp = board.zobrist().fingerprint(&start.boxes, start.player);
+        let s = table.shard_of(fp);
+        let id = table.id(s, 0);
+        let shard = &mut table.shards[s];
+        shard.cells.push(start.player);
+        shard.cells.extend_from_slice(&start.boxes);
+        shard.meta.push(Meta { parent: ROOT, from: 0, dir: Dir::Up, pushes: 0, moves: 0, h: root.h });
+        shard.index.insert(fp, 0);
         if start.is_solved(board) {
-            best = Some(((0, 0), 0));
-            dead = false;
+            shard.best = Some(((0, 0), id));
         } else {
-            let (a, b) = key(0, 0, root.h);
-            open.push(Reverse((a, b, root.h, 0)));
+            let (a, b) = key_of(objective, 0, 0, root.h);
+            shard.open.push(Reverse((a, b, root.h, id)));
         }
     }
 
     let batch = if threads > 1 { BATCH_PER_THREAD * threads } else { 1 };
-    let mut picked: Vec<u32> = Vec::with_capacity(batch);
+    let mut picked: Vec<Id> = Vec::with_capacity(batch);
     let mut rounds: u64 = 0;
     loop {
         // Limits: between batches (every 64th position on one thread).
         rounds += 1;
         if batch > 1 || rounds % 64 == 0 {
             stop.check_time();
-            let heap_bytes = open.len() * size_of::<Entry>();
-            stop.check_memory(table.bytes() + heap_bytes, || table.len());
-            stop.report_closest(bisolve_board::search::Side::Forward, stats.closest_h);
+            stop.check_memory(table.bytes(), || table.len());
+            let closest = table.shards.iter().filter_map(|s| s.stats.closest_h).min();
+            stop.report_closest(bisolve_board::search::Side::Forward, closest);
+            if table.shards.iter().any(|s| s.meta.len() >= shard_capacity(table.bits)) {
+                stop.cut(crate::limits::Cutoff::Memory);
+            }
         }
         if stop.is_set() {
             break;
         }
         picked.clear();
+        let best = table.best();
         while picked.len() < batch {
-            let Some(&Reverse((a, b, _, i))) = open.peek() else {
+            let Some(((a, b, _, id), s)) = table.least_open() else {
                 break;
             };
             if best.is_some_and(|(k, _)| (a, b) >= k) {
                 break;
             }
-            open.pop();
-            let m = table.meta[i as usize];
-            if key(m.pushes, m.moves, m.h) != (a, b) {
+            table.shards[s].open.pop();
+            let m = table.meta(id);
+            if key_of(objective, m.pushes, m.moves, m.h) != (a, b) {
                 stats.stale += 1;
                 continue;
             }
-            picked.push(i);
+            picked.push(id);
         }
         if picked.is_empty() {
             break;
         }
-        // Deal the batch out in slices, expand them, and merge in batch order.
+        stats.expanded += picked.len() as u64;
+        // Deal the batch out in slices and expand them; then merge each shard's children, in
+        // batch order, a shard per thread.
         let share = picked.len().div_ceil(threads);
         for (k, part) in parts.iter_mut().enumerate() {
             part.nodes.clear();
@@ -315,56 +402,17 @@ pub fn solve_optimal(
             Some(pool) => pool.install(|| parts.par_iter_mut().for_each(expand)),
             None => parts.iter_mut().for_each(expand),
         }
-        stats.expanded += picked.len() as u64;
-        let mut cells = vec![0; stride];
+        let view = &parts;
+        let bits = table.bits;
+        let merge = |(s, shard): (usize, &mut Shard)| merge_shard(objective, stride, bits, s, shard, view);
+        match &pool {
+            Some(pool) => pool.install(|| table.shards.par_iter_mut().enumerate().for_each(merge)),
+            None => table.shards.iter_mut().enumerate().for_each(merge),
+        }
         for part in &mut parts {
             stats.generated += part.known;
             stats.duplicates += part.known;
             part.known = 0;
-            for made in &part.made {
-                stats.generated += 1;
-                stats.closest_h = Some(stats.closest_h.map_or(made.h, |c| c.min(made.h)));
-                let g = objective.key(made.moves, made.pushes);
-                let meta = Meta {
-                    parent: made.parent,
-                    from: made.from,
-                    dir: made.dir,
-                    pushes: made.pushes,
-                    moves: made.moves,
-                    h: made.h,
-                };
-                let i = match table.index.get(&made.fp) {
-                    Some(&i) => {
-                        let old = table.meta[i as usize];
-                        if g >= objective.key(old.moves, old.pushes) {
-                            stats.duplicates += 1;
-                            continue;
-                        }
-                        stats.improved += 1;
-                        table.meta[i as usize] = meta;
-                        i
-                    }
-                    None => {
-                        let i = table.len() as u32;
-                        cells.copy_from_slice(table.cells(made.parent));
-                        cells[0] = made.from;
-                        cells[1 + made.box_index as usize] = made.to;
-                        table.cells.extend_from_slice(&cells);
-                        table.meta.push(meta);
-                        table.index.insert(made.fp, i);
-                        stats.inserted += 1;
-                        i
-                    }
-                };
-                if made.goal {
-                    if best.is_none_or(|(k, _)| g < k) {
-                        best = Some((g, i));
-                    }
-                } else {
-                    let (a, b) = key(made.pushes, made.moves, made.h);
-                    open.push(Reverse((a, b, made.h, i)));
-                }
-            }
         }
         if stop.counts_states() {
             stop.report_inserted(0, table.len());
@@ -375,13 +423,14 @@ pub fn solve_optimal(
         let counts = fwd.prune_counts(&part.scratch);
         stats.add(&SideStats { pruned: counts, ..SideStats::default() });
     }
+    for shard in &table.shards {
+        stats.add(&shard.stats);
+    }
     let cutoff = stop.cutoff();
-    // The least open key bounds every solution not yet found (a stale entry's key is larger
-    // than its position's, whose fresh entry is in the heap too).
-    let open_min = open.peek().map(|Reverse((a, b, ..))| (*a, *b));
-    let outcome = match best {
-        Some((k, i)) => {
-            let solution = solution_at(level, &table, i, objective, k)?;
+    let open_min = table.least_open().map(|((a, b, ..), _)| (a, b));
+    let (outcome, optimality) = match table.best() {
+        Some((k, id)) => {
+            let solution = solution_at(level, &table, id, objective, k)?;
             let proven = cutoff.is_none() || open_min.is_none_or(|m| m >= k);
             let lower_bound = if proven { k.0 } else { open_min.map_or(k.0, |m| m.0.min(k.0)) };
             (Outcome::Solved(solution), Some(Optimality { objective, proven, lower_bound }))
@@ -391,22 +440,18 @@ pub fn solve_optimal(
                 let lower_bound = open_min.map_or(0, |m| m.0);
                 (Outcome::Cutoff(c), Some(Optimality { objective, proven: false, lower_bound }))
             }
-            None => {
-                debug_assert!(dead || open.is_empty());
-                (Outcome::Unsolvable, None)
-            }
+            None => (Outcome::Unsolvable, None),
         },
     };
-    let (outcome, optimality) = outcome;
-    let peak = open.len() * size_of::<Entry>();
-    let report = Report {
+    let open_bytes = table.shards.iter().map(|s| s.open.capacity() * size_of::<Entry>()).sum();
+    Ok(Report {
         outcome,
         stats: Stats {
             forward: stats,
             backward: SideStats::default(),
             states: table.len(),
-            table_bytes: table.bytes(),
-            peak_open_bytes: peak,
+            table_bytes: table.bytes() - open_bytes,
+            peak_open_bytes: open_bytes,
             collisions: 0,
         },
         elapsed: started.elapsed(),
@@ -414,11 +459,16 @@ pub fn solve_optimal(
         strategy: config.name(),
         note: dead.then(|| "the start position is dead".to_string()),
         optimality,
-    };
-    Ok(report)
+    })
 }
 
-/// Expands the positions of one thread's slice into its `made`.
+/// The key of a position reached with `pushes` and `moves`, whose bound is `h`.
+#[inline]
+fn key_of(objective: Objective, pushes: u32, moves: u32, h: u32) -> (u32, u32) {
+    objective.key(moves + h, pushes + h)
+}
+
+/// Expands the positions of one thread's slice into its `made` and `cells`, per shard.
 fn expand_part(
     fwd: &Forward<'_>,
     board: &Board,
@@ -427,11 +477,14 @@ fn expand_part(
     part: &mut Part<<Forward<'_> as Expander>::Scratch>,
 ) {
     let zobrist = board.zobrist();
-    part.made.clear();
-    for &i in &part.nodes {
-        let cells = table.cells(i);
-        let (player, boxes) = (cells[0], &cells[1..]);
-        let meta = table.meta[i as usize];
+    for (made, cells) in part.made.iter_mut().zip(&mut part.cells) {
+        made.clear();
+        cells.clear();
+    }
+    for &id in &part.nodes {
+        let node_cells = table.cells(id);
+        let (player, boxes) = (node_cells[0], &node_cells[1..]);
+        let meta = table.meta(id);
         part.walks.fill(board, boxes, player);
         let fp = zobrist.fingerprint(boxes, player);
         let base = fp ^ zobrist.player_key(player);
@@ -449,17 +502,15 @@ fn expand_part(
             let fp = base ^ zobrist.box_key(from) ^ zobrist.box_key(child.to) ^ zobrist.player_key(from);
             // Known at least as cheaply before this batch: dropped here, on this thread, so
             // the merge sees only what may be new.
-            if let Some(&k) = table.index.get(&fp) {
-                let old = table.meta[k as usize];
+            if let Some(old) = table.known(fp) {
                 if objective.key(moves, pushes) >= objective.key(old.moves, old.pushes) {
                     part.known += 1;
                     continue;
                 }
             }
-            part.made.push(Made {
-                parent: i,
-                box_index: child.box_index,
-                to: child.to,
+            let s = table.shard_of(fp);
+            part.made[s].push(Made {
+                parent: id,
                 from,
                 dir: child.dir,
                 pushes,
@@ -468,6 +519,67 @@ fn expand_part(
                 goal: child.goal,
                 fp,
             });
+            let cells = &mut part.cells[s];
+            cells.push(from);
+            cells.extend_from_slice(boxes);
+            let at = cells.len() - boxes.len() + child.box_index as usize;
+            cells[at] = child.to;
+        }
+    }
+}
+
+/// Merges the children every thread made for shard `s`, thread by thread in batch order.
+fn merge_shard<S>(
+    objective: Objective,
+    stride: usize,
+    bits: u32,
+    s: usize,
+    shard: &mut Shard,
+    parts: &[Part<S>],
+) {
+    for part in parts {
+        for (j, made) in part.made[s].iter().enumerate() {
+            let stats = &mut shard.stats;
+            stats.generated += 1;
+            stats.closest_h = Some(stats.closest_h.map_or(made.h, |c| c.min(made.h)));
+            let g = objective.key(made.moves, made.pushes);
+            let meta = Meta {
+                parent: made.parent,
+                from: made.from,
+                dir: made.dir,
+                pushes: made.pushes,
+                moves: made.moves,
+                h: made.h,
+            };
+            let local = match shard.index.get(&made.fp) {
+                Some(&local) => {
+                    let old = shard.meta[local as usize];
+                    if g >= objective.key(old.moves, old.pushes) {
+                        stats.duplicates += 1;
+                        continue;
+                    }
+                    stats.improved += 1;
+                    shard.meta[local as usize] = meta;
+                    local
+                }
+                None => {
+                    let local = shard.meta.len() as u32;
+                    shard.cells.extend_from_slice(&part.cells[s][j * stride..(j + 1) * stride]);
+                    shard.meta.push(meta);
+                    shard.index.insert(made.fp, local);
+                    stats.inserted += 1;
+                    local
+                }
+            };
+            let id = (local << bits) | s as u32;
+            if made.goal {
+                if shard.best.is_none_or(|(k, _)| g < k) {
+                    shard.best = Some((g, id));
+                }
+            } else {
+                let (a, b) = key_of(objective, made.pushes, made.moves, made.h);
+                shard.open.push(Reverse((a, b, made.h, id)));
+            }
         }
     }
 }
@@ -482,8 +594,8 @@ fn solution_at(
 ) -> Result<Solution, SolveError> {
     let mut pushes = Vec::new();
     let mut at = i;
-    while table.meta[at as usize].parent != ROOT {
-        let m = table.meta[at as usize];
+    while table.meta(at).parent != ROOT {
+        let m = table.meta(at);
         pushes.push(Push { from: m.from, dir: m.dir });
         at = m.parent;
     }
