@@ -318,6 +318,10 @@ pub(super) fn solve_once(
             Side::Backward => backward.add(&stats),
         }
     }
+    // The live figures end as the report does: a worker publishes its bound only every few
+    // milliseconds, so the last one it reached may not have been published yet.
+    stop.report_closest(Side::Forward, forward.closest_h);
+    stop.report_closest(Side::Backward, backward.closest_h);
     report.stats = Stats {
         forward,
         backward,
