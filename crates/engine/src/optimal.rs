@@ -12,8 +12,9 @@
 //! the first goal whose key no open position's key undercuts is optimal.
 //!
 //! On several threads the positions of least key are taken in batches and expanded at once,
-//! each thread a slice of the batch with its own expander scratch; their children are merged
-//! into the table in batch order, so a run is deterministic for a given thread count. A batch
+//! each thread a slice of the batch with its own expander scratch. The table is in shards
+//! picked by the fingerprint, and each shard merges its children on a thread of its own, in
+//! batch order, so a run is deterministic for a given thread count. A batch
 //! may hold positions of larger keys than the least, so a position can be reached again more
 //! cheaply after its expansion: it is then queued again (reopened), and a goal is proven only
 //! once every open key reaches its key. One thread takes one position at a time: plain A*.
