@@ -22,6 +22,7 @@ pub mod render;
 mod runs;
 pub mod search;
 mod state;
+mod walks;
 mod zobrist;
 
 pub use crate::board::{
@@ -36,4 +37,5 @@ pub use crate::objective::Objective;
 pub use crate::reach::{Areas, BoxMap, Moved, Reach, RunReach, SquareDirs};
 pub use crate::runs::{child_region, BoxRuns, RunStep};
 pub use crate::state::State;
+pub use crate::walks::Walks;
 pub use crate::zobrist::{splitmix64, Fingerprint, PassThrough, Zobrist};

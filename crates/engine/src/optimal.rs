@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use bisolve_board::moves::{pushes_to_steps, replay, steps_to_lurd, Push};
 use bisolve_board::search::{Child, Expander, NodeRef};
-use bisolve_board::{Board, Cell, Dir, Fingerprint, Level, Objective, PassThrough};
+use bisolve_board::{Board, Cell, Dir, Fingerprint, Level, Objective, PassThrough, Walks};
 use bisolve_push::{Forward, PushConfig};
 use rayon::prelude::*;
 
@@ -81,13 +81,13 @@ impl OptimalConfig {
 /// Positions expanded per thread in one batch on several threads.
 const BATCH_PER_THREAD: usize = 256;
 /// No parent: the start.
-const ROOT: u32 = u32::MAX;
+const ROOT: Id = Id::MAX;
 
 /// What the table keeps of a position besides its cells.
 #[derive(Clone, Copy, Debug)]
 struct Meta {
     /// The position this one was last reached from more cheaply than before ([`ROOT`]: none).
-    parent: u32,
+    parent: Id,
     /// The pushed box's cell before the push, and the push's direction.
     from: Cell,
     dir: Dir,
@@ -101,12 +101,7 @@ struct Meta {
 /// the thread's cell list for the same shard.
 #[derive(Clone, Copy, Debug)]
 struct Made {
-    parent: Id,
-    from: Cell,
-    dir: Dir,
-    pushes: u32,
-    moves: u32,
-    h: u32,
+    meta: Meta,
     goal: bool,
     fp: Fingerprint,
 }
@@ -117,64 +112,6 @@ type Id = u32;
 /// The open list's entry: the key (first, second), then the bound (deeper positions first),
 /// then the position's number.
 type Entry = Reverse<(u32, u32, u32, Id)>;
-
-/// Walking distances from the player's square, with generation stamps so nothing is cleared
-/// between positions.
-struct Walks {
-    generation: u32,
-    boxes: Vec<u32>,
-    seen: Vec<u32>,
-    dist: Vec<u32>,
-    queue: Vec<Cell>,
-}
-
-impl Walks {
-    fn new(cells: usize) -> Walks {
-        Walks {
-            generation: 0,
-            boxes: vec![0; cells],
-            seen: vec![0; cells],
-            dist: vec![0; cells],
-            queue: Vec::new(),
-        }
-    }
-
-    /// Fills the distances from `player` around `boxes`.
-    fn fill(&mut self, board: &Board, boxes: &[Cell], player: Cell) {
-        if self.generation == u32::MAX {
-            self.boxes.fill(0);
-            self.seen.fill(0);
-            self.generation = 0;
-        }
-        self.generation += 1;
-        let g = self.generation;
-        for &b in boxes {
-            self.boxes[b as usize] = g;
-        }
-        self.queue.clear();
-        self.queue.push(player);
-        self.seen[player as usize] = g;
-        self.dist[player as usize] = 0;
-        let mut head = 0;
-        while let Some(&c) = self.queue.get(head) {
-            head += 1;
-            let d = self.dist[c as usize] + 1;
-            for &n in board.neighbours(c) {
-                if n != bisolve_board::NO_CELL && self.seen[n as usize] != g && self.boxes[n as usize] != g {
-                    self.seen[n as usize] = g;
-                    self.dist[n as usize] = d;
-                    self.queue.push(n);
-                }
-            }
-        }
-    }
-
-    /// The walk to `cell`, if the player can get there.
-    fn to(&self, cell: Cell) -> Option<u32> {
-        (cell != bisolve_board::NO_CELL && self.seen[cell as usize] == self.generation)
-            .then(|| self.dist[cell as usize])
-    }
-}
 
 /// One thread's working memory for expanding.
 struct Part<S> {
@@ -510,16 +447,8 @@ fn expand_part(
                 }
             }
             let s = table.shard_of(fp);
-            part.made[s].push(Made {
-                parent: id,
-                from,
-                dir: child.dir,
-                pushes,
-                moves,
-                h: child.h,
-                goal: child.goal,
-                fp,
-            });
+            let meta = Meta { parent: id, from, dir: child.dir, pushes, moves, h: child.h };
+            part.made[s].push(Made { meta, goal: child.goal, fp });
             let cells = &mut part.cells[s];
             cells.push(from);
             cells.extend_from_slice(boxes);
@@ -540,18 +469,10 @@ fn merge_shard<S>(
 ) {
     for part in parts {
         for (j, made) in part.made[s].iter().enumerate() {
-            let stats = &mut shard.stats;
+            let (stats, meta) = (&mut shard.stats, made.meta);
             stats.generated += 1;
-            stats.closest_h = Some(stats.closest_h.map_or(made.h, |c| c.min(made.h)));
-            let g = objective.key(made.moves, made.pushes);
-            let meta = Meta {
-                parent: made.parent,
-                from: made.from,
-                dir: made.dir,
-                pushes: made.pushes,
-                moves: made.moves,
-                h: made.h,
-            };
+            stats.closest_h = Some(stats.closest_h.map_or(meta.h, |c| c.min(meta.h)));
+            let g = objective.key(meta.moves, meta.pushes);
             let local = match shard.index.get(&made.fp) {
                 Some(&local) => {
                     let old = shard.meta[local as usize];
@@ -578,8 +499,8 @@ fn merge_shard<S>(
                     shard.best = Some((g, id));
                 }
             } else {
-                let (a, b) = key_of(objective, made.pushes, made.moves, made.h);
-                shard.open.push(Reverse((a, b, made.h, id)));
+                let (a, b) = key_of(objective, meta.pushes, meta.moves, meta.h);
+                shard.open.push(Reverse((a, b, meta.h, id)));
             }
         }
     }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use bisolve_board::moves::Push;
-use bisolve_board::{splitmix64, Board, BoxMap, Cell, Dir, NO_CELL};
+use bisolve_board::{splitmix64, Board, BoxMap, Cell, Dir, Walks, NO_CELL};
 
 use crate::Objective;
 
@@ -181,8 +181,7 @@ pub(crate) fn cheapest(
 
     let n = board.n_cells();
     let mut boxes = BoxMap::new(n);
-    let mut dist = vec![u32::MAX; n];
-    let mut queue: Vec<Cell> = Vec::with_capacity(n);
+    let mut walks = Walks::new(n);
     let mut child: Vec<Cell> = Vec::new();
     let mut expanded = 0usize;
     while let Some(Reverse((c1, c2, id))) = heap.pop() {
@@ -207,34 +206,18 @@ pub(crate) fn cheapest(
             pushes.reverse();
             return Ok(Found { pushes, cost: (c1, c2), states: positions.len() });
         }
-        // The walking distances from the player, boxes in the way.
         boxes.set_all(&config);
-        queue.clear();
-        queue.push(player);
-        dist[player as usize] = 0;
-        let mut head = 0;
-        while head < queue.len() {
-            let c = queue[head];
-            head += 1;
-            for &next in board.neighbours(c) {
-                if next != NO_CELL && dist[next as usize] == u32::MAX && !boxes.is_box(next) {
-                    dist[next as usize] = dist[c as usize] + 1;
-                    queue.push(next);
-                }
-            }
-        }
+        walks.fill(board, &config, player);
         let (moves, pushes) = objective.unkey((c1, c2));
         let key = keys.of(&config);
         for &b in config.iter() {
             for dir in Dir::ALL {
                 let behind = board.neighbour(b, dir.opposite());
                 let to = board.neighbour(b, dir);
-                if behind == NO_CELL
-                    || to == NO_CELL
-                    || dist[behind as usize] == u32::MAX
-                    || boxes.is_box(to)
-                    || board.is_push_dead(to)
-                {
+                let Some(walk) = walks.to(behind) else {
+                    continue;
+                };
+                if to == NO_CELL || boxes.is_box(to) || board.is_push_dead(to) {
                     continue;
                 }
                 child.clear();
@@ -244,7 +227,7 @@ pub(crate) fn cheapest(
                 if !near.contains(&child, child_key) {
                     continue;
                 }
-                let next_cost = objective.key(moves + dist[behind as usize] + 1, pushes + 1);
+                let next_cost = objective.key(moves + walk + 1, pushes + 1);
                 let child_config = *config_ids.entry(child_key).or_insert_with(|| {
                     configs.push(child.clone().into_boxed_slice());
                     (configs.len() - 1) as u32
@@ -272,9 +255,6 @@ pub(crate) fn cheapest(
                 parent[next_id as usize] = (id, Push { from: b, dir });
                 heap.push(Reverse((next_cost.0, next_cost.1, next_id)));
             }
-        }
-        for &c in &queue {
-            dist[c as usize] = u32::MAX;
         }
         boxes.clear_all(&config);
     }
