@@ -333,6 +333,14 @@ pub trait Expander: Sync {
         let _ = (scratch, light);
     }
 
+    /// The feature cell ([`FeatureCell::pack`]) of the node the last [`Expander::expand`] in
+    /// this scratch expanded, when the expander computes features (0 otherwise): the
+    /// advisors compare each child's cell with it.
+    fn node_cell(&self, scratch: &Self::Scratch) -> u32 {
+        let _ = scratch;
+        0
+    }
+
     /// How many children each pruning test cut in this scratch so far.
     fn prune_counts(&self, scratch: &Self::Scratch) -> Vec<PruneCount>;
 }

@@ -7,6 +7,7 @@
 //! returning it. [`SolverOptions`] says what runs, as data; [`solve()`] runs one strategy (a
 //! portfolio of one member).
 
+pub mod advisors;
 pub mod bridge;
 pub mod closest;
 pub mod hda;

@@ -176,6 +176,11 @@ pub struct OpenList {
     /// take the best node over all buckets.
     cycle_every: u32,
     pops: u32,
+    /// In cycling mode, the pops not in turn take the best node of the first non-empty cell
+    /// (the best cell) instead of the best node over all cells.
+    best_cell: bool,
+    /// In cycling mode, a cell that gets its first node ever takes the next turn.
+    new_first: bool,
     /// Bytes allocated for nodes and buckets, kept as stacks grow and give chunks back: the
     /// memory checks ask every few milliseconds, and walking every stack of a
     /// feature-cell list (hundreds of cells times hundreds of bounds) took 2% of a search.
@@ -201,6 +206,8 @@ impl OpenList {
             cursor: 0,
             cycle_every: 1,
             pops: 0,
+            best_cell: false,
+            new_first: false,
             bytes: 0,
         }
     }
@@ -209,6 +216,14 @@ impl OpenList {
     /// always) and the best node over all buckets otherwise (see the module docs).
     pub fn cycling(stride: usize, cycle_every: u32) -> OpenList {
         OpenList { cycle: true, cycle_every: cycle_every.max(1), ..OpenList::new(stride) }
+    }
+
+    /// The same empty list in cycling mode with Festival's choices: `best_cell`, the pops not
+    /// in turn take the best node of the first non-empty cell; `new_first`, a cell seen for
+    /// the first time takes the next turn.
+    pub fn cell_modes(self, best_cell: bool, new_first: bool) -> OpenList {
+        debug_assert!(self.is_empty());
+        OpenList { best_cell, new_first, ..self }
     }
 
     /// The same empty list for nodes whose cells (every word but the depth) are below
@@ -249,6 +264,10 @@ impl OpenList {
             self.occupied.resize(self.buckets.len().div_ceil(64), 0);
         }
         let bucket = &mut self.buckets[primary];
+        if self.new_first && bucket.subs.is_empty() {
+            self.cursor = primary;
+            self.pops = self.cycle_every - 1;
+        }
         if secondary >= bucket.subs.len() {
             let before = bucket.subs.capacity();
             bucket.subs.resize_with(secondary + 1, Stack::default);
@@ -281,6 +300,8 @@ impl OpenList {
             if self.pops == self.cycle_every {
                 self.pops = 0;
                 self.next_in_turn()
+            } else if self.best_cell {
+                self.min_primary
             } else {
                 self.best_bucket()
             }
@@ -472,10 +493,17 @@ mod tests {
         every: Option<u32>,
         pops: u32,
         cursor: usize,
+        best_cell: bool,
+        new_first: bool,
+        seen: std::collections::HashSet<usize>,
     }
 
     impl Model {
         fn push(&mut self, p: usize, s: usize, v: u16) {
+            if self.new_first && self.seen.insert(p) {
+                self.cursor = p;
+                self.pops = self.every.expect("cycling") - 1;
+            }
             self.seq += 1;
             self.nodes.push((p, s, self.seq, v));
         }
@@ -505,6 +533,9 @@ mod tests {
                         let p = after.or_else(|| self.nodes.iter().map(|n| n.0).min()).expect("a node");
                         self.cursor = p + 1;
                         self.best_in(Some(p))
+                    } else if self.best_cell {
+                        let p = self.nodes.iter().map(|n| n.0).min().expect("a node");
+                        self.best_in(Some(p))
                     } else {
                         self.best_in(None)
                     }
@@ -519,12 +550,24 @@ mod tests {
     fn pops_match_a_full_scan_of_every_node() {
         // Keys over several 64-bucket words, most buckets empty at any time, as with feature
         // cells; both modes; pushes and pops interleaved at random.
-        for every in [None, Some(1), Some(3)] {
+        let modes = [(None, false, false), (Some(1), false, false), (Some(3), false, false)];
+        let festival =
+            [(Some(2), true, false), (Some(2), false, true), (Some(2), true, true), (Some(1), true, true)];
+        for (every, best_cell, new_first) in modes.into_iter().chain(festival) {
             let mut open = match every {
                 None => OpenList::new(1),
-                Some(k) => OpenList::cycling(1, k),
+                Some(k) => OpenList::cycling(1, k).cell_modes(best_cell, new_first),
             };
-            let mut model = Model { nodes: Vec::new(), seq: 0, every, pops: 0, cursor: 0 };
+            let mut model = Model {
+                nodes: Vec::new(),
+                seq: 0,
+                every,
+                pops: 0,
+                cursor: 0,
+                best_cell,
+                new_first,
+                seen: Default::default(),
+            };
             let mut seed = 11u64;
             let mut out = Vec::new();
             for i in 0..4_000u16 {
@@ -536,12 +579,12 @@ mod tests {
                     model.push(p, s, i);
                 } else {
                     let got = open.pop(&mut out).map(|(p, s)| (p, s, out[0]));
-                    assert_eq!(got, model.pop(), "pop {i}, mode {every:?}");
+                    assert_eq!(got, model.pop(), "pop {i}, mode {every:?} {best_cell} {new_first}");
                 }
             }
             loop {
                 let got = open.pop(&mut out).map(|(p, s)| (p, s, out[0]));
-                assert_eq!(got, model.pop(), "draining, mode {every:?}");
+                assert_eq!(got, model.pop(), "draining, mode {every:?} {best_cell} {new_first}");
                 if got.is_none() {
                     break;
                 }

@@ -44,6 +44,14 @@ pub enum Weighting {
     /// off (`benches/results/2026-11-25-techniques.txt`, 60 s cap): `--set push.packing=true` 18 +
     /// 34, `--set push.packing_macros=true` 19 + 35, both 18 + 34, default 19 + 35. So both are off
     /// by default.
+    ///
+    /// Festival's other choices, each a switch of [`Strategy`], were measured the same way
+    /// (2026-12-05, default 23 + 35): a node in the best cell on its path
+    /// ([`Strategy::best_past`]) 23 + 31; the pops not in turn from the best cell
+    /// ([`Strategy::best_cell`]) 21 + 31; new cells first ([`Strategy::new_cells_first`]) 24 + 33;
+    /// all three 18 + 30; FESS's weights inside a cell ([`Strategy::advisors`]) 10 + 21, and with
+    /// the other three and a cell in turn every second expansion, as Festival alternates,
+    /// 10 + 23 (`benches/results/2026-12-05-fess-parts.txt`).
     Features(u32),
 }
 
@@ -178,6 +186,23 @@ pub struct Strategy {
     /// portfolio's first run turns it on where the portfolio restarts
     /// ([`crate::Portfolio::early_perimeter`]).
     pub early_perimeter: bool,
+    /// Feature cells by the best cell on the path (after Festival): with the feature-space
+    /// ordering, a node is queued in the better of its own cell and its parent's queue
+    /// cell, so a node waits in the best cell any state on its path reached, and a move that
+    /// loses a feature for a while does not drop its line out of the cell it had reached.
+    /// `--set search.best_past=true`.
+    pub best_past: bool,
+    /// With the feature-space ordering, the expansions not in turn take the best node of the
+    /// best non-empty cell (Festival's choice) instead of the best node over all cells.
+    /// `--set search.best_cell=true`.
+    pub best_cell: bool,
+    /// With the feature-space ordering, a cell that gets its first node takes the next turn
+    /// (Festival's choice). `--set search.new_cells_first=true`.
+    pub new_cells_first: bool,
+    /// FESS's weights (see [`crate::advisors`]): with the feature-space ordering, a node's
+    /// key inside its cell is the number of moves on its path that no advisor recommended,
+    /// instead of its bound. `--set search.advisors=true`.
+    pub advisors: bool,
 }
 
 /// The ordering `forward`, `backward` and `bidirectional` use when none is named: greedy with
@@ -202,6 +227,10 @@ impl Default for Strategy {
             backward_bridges: false,
             perimeter: true,
             early_perimeter: false,
+            best_past: false,
+            best_cell: false,
+            new_cells_first: false,
+            advisors: false,
         }
     }
 }

@@ -7,6 +7,7 @@ use dashmap::DashSet;
 use std::hash::BuildHasherDefault;
 use std::time::Duration;
 
+use crate::advisors::advise;
 use crate::closest::{Aim, Closest};
 use crate::hda::{Idle, Mailbox};
 use crate::limits::{Due, Stop};
@@ -75,6 +76,12 @@ pub struct Worker<'a, E: Expander> {
     side: Side,
     pub(crate) weighting: Weighting,
     inertia: bool,
+    /// Queue a child in the better of its own cell and its parent's ([`Strategy::best_past`]).
+    best_past: bool,
+    /// Order each cell by FESS's weights ([`Strategy::advisors`]), and which children of
+    /// the last expansion an advisor recommended.
+    advisors: bool,
+    advised: Vec<bool>,
     pub(crate) scratch: E::Scratch,
     pub(crate) open: OpenList,
     children: Vec<Child>,
@@ -116,9 +123,13 @@ impl<'a, E: Expander> Worker<'a, E> {
             side: exp.side(),
             weighting: strategy.weighting,
             inertia: strategy.inertia,
+            best_past: strategy.best_past && strategy.weighting.cycle().is_some(),
+            advisors: strategy.advisors && strategy.weighting.cycle().is_some(),
+            advised: Vec::new(),
             scratch: exp.new_scratch(),
             open: match strategy.weighting.cycle() {
-                Some(k) => OpenList::cycling(HEADER + n_boxes, k),
+                Some(k) => OpenList::cycling(HEADER + n_boxes, k)
+                    .cell_modes(strategy.best_cell, strategy.new_cells_first),
                 None => OpenList::new(HEADER + n_boxes),
             }
             .packing_cells(zobrist.n_cells()),
@@ -217,7 +228,10 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.child_node.clear();
         self.child_node.extend_from_slice(&[root.state.player, 0]);
         self.child_node.extend_from_slice(&root.state.boxes);
-        let (p, s) = self.weighting.root_keys(root.h, root.cell);
+        let (p, mut s) = self.weighting.root_keys(root.h, root.cell);
+        if self.advisors {
+            s = 0;
+        }
         self.open.push(p, s, &self.child_node);
     }
 
@@ -313,7 +327,10 @@ impl<'a, E: Expander> Worker<'a, E> {
         if let Some(aim) = &mut self.aim {
             aim.consider(self.exp, &mut self.scratch, boxes, &self.children, self.stats.expanded);
         }
-        for child in &self.children {
+        if self.advisors {
+            advise(self.exp.node_cell(&self.scratch), &self.children, &mut self.advised);
+        }
+        for (k, child) in self.children.iter().enumerate() {
             let depth = (g + u32::from(child.steps)).min(MAX_DEPTH);
             let mut inserted = table.insert(child.fp, self.side, depth, child.packed());
             // New to the table (the state limit counts those), whatever this worker queues.
@@ -347,7 +364,14 @@ impl<'a, E: Expander> Worker<'a, E> {
                         return Step::Found(Found::Goal { side: self.side, state });
                     }
                     let same_box = boxes[child.box_index as usize] == last_moved;
-                    let (p, s) = self.weighting.child_keys(depth, child.h, child.cell, same_box);
+                    let (mut p, mut s) = self.weighting.child_keys(depth, child.h, child.cell, same_box);
+                    if self.advisors {
+                        let weight = parent_keys.1 / 2 + usize::from(!self.advised[k]);
+                        s = 2 * weight + usize::from(!same_box);
+                    }
+                    if self.best_past {
+                        p = p.min(parent_keys.0);
+                    }
                     match mailbox.as_deref_mut() {
                         // Children stay with this worker unless another worker is waiting
                         // for work; then the ones worse than their parent go to their hash
@@ -411,7 +435,11 @@ impl<'a, E: Expander> Worker<'a, E> {
                 return;
             }
         }
-        let (p, s) = self.weighting.child_keys(depth, child.h, child.cell, false);
+        let (p, mut s) = self.weighting.child_keys(depth, child.h, child.cell, false);
+        if self.advisors {
+            // Off the search's own paths: as if no advisor recommended any move to it.
+            s = 2 * depth as usize + 1;
+        }
         self.open.push(p, s, node);
     }
 

@@ -326,6 +326,47 @@ fn microban_sample_with_the_packing_techniques() {
     }
 }
 
+/// Festival's choices for the feature cells (off by default: the best cell on a node's
+/// path, the best cell's pops, new cells first, the advisors' weights), each alone and all
+/// together: every solution replays, in every direction and with one or two threads, on the
+/// Microban sample and the first ten Microban II levels; and each changes the search (the
+/// states generated differ from the default's on some level).
+#[test]
+fn microban_sample_with_festivals_cell_choices() {
+    let Some(sample) = microban_sample_and_second(10) else {
+        return;
+    };
+    type Switch = fn(&mut bisolve_engine::Strategy);
+    let switches: [(&str, Switch); 5] = [
+        ("best_past", |s| s.best_past = true),
+        ("best_cell", |s| s.best_cell = true),
+        ("new_cells_first", |s| s.new_cells_first = true),
+        ("advisors", |s| s.advisors = true),
+        ("all", |s| {
+            (s.best_past, s.best_cell, s.new_cells_first, s.advisors) = (true, true, true, true);
+        }),
+    ];
+    for (name, switch) in switches {
+        let mut changed = false;
+        for level in &sample {
+            for strategy in ["forward", "bidirectional", "backward"] {
+                for threads in [1, 2] {
+                    let mut config = common::config(strategy, threads);
+                    switch(&mut config.strategy);
+                    let report = common::run(level, &config, &common::time_limit(10.0));
+                    expect_solved(level, &report);
+                    if threads == 1 {
+                        let plain =
+                            common::run(level, &common::config(strategy, 1), &common::time_limit(10.0));
+                        changed |= plain.stats.generated() != report.stats.generated();
+                    }
+                }
+            }
+        }
+        assert!(changed, "{name} searched every level as the default does");
+    }
+}
+
 /// Backward bridges (off by default) on: every solution replays, with one or two threads, on
 /// the Microban sample and the first twenty Microban II levels, and the backward search runs
 /// bridges on some of them with each thread count (one thread interleaves both directions on

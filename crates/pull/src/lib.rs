@@ -216,6 +216,8 @@ pub struct PullScratch {
     runs_skipped: u64,
     run_pulls: u64,
     links: LinkScratch,
+    /// The feature cell of the node expanded last (with feature cells).
+    node_cell: u32,
 }
 
 /// What every child of one expansion shares.
@@ -362,6 +364,7 @@ impl Expander for Backward<'_> {
             runs_skipped: 0,
             run_pulls: 0,
             links: LinkScratch::default(),
+            node_cell: 0,
         }
     }
 
@@ -453,6 +456,16 @@ impl Expander for Backward<'_> {
         } else {
             0
         };
+        if self.config.features {
+            let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+            let cut_links = self.links.cut(&s.boxes, &mut s.links);
+            s.node_cell = FeatureCell {
+                unplaced: unpacked.unwrap_or(unplaced as u32),
+                areas: s.areas.count(),
+                cut_links,
+            }
+            .pack();
+        }
         let ctx = PullContext { region_min, base, unplaced };
         for (i, &b) in node.boxes.iter().enumerate() {
             if self.config.box_moves && b == node.moved {
@@ -517,6 +530,10 @@ impl Expander for Backward<'_> {
         };
         s.boxes.clear_all(boxes);
         !dead
+    }
+
+    fn node_cell(&self, s: &PullScratch) -> u32 {
+        s.node_cell
     }
 
     fn prune_counts(&self, s: &PullScratch) -> Vec<PruneCount> {
@@ -623,5 +640,40 @@ mod box_move_tests {
             }
         }
         assert!(checked > 20, "too few pulls checked: {checked}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bisolve_board::search::children_of;
+    use bisolve_board::Level;
+
+    #[test]
+    fn the_node_cell_of_an_expansion_is_the_cell_its_parent_gave_it() {
+        // The advisors compare each child's cell with its node's, read after the expansion.
+        let level = Level::parse(
+            "##########\n#  #######\n#  #######\n#  ###   #\n#  .  $@ #\n#### # $ #\n# .    $.#\n##########",
+        )
+        .expect("valid level");
+        let board = level.board();
+        for room_links in [false, true] {
+            let config = PullConfig { features: true, room_links, ..PullConfig::default() };
+            let backward = Backward::new(board, level.start(), config);
+            let mut scratch = backward.new_scratch();
+            let roots = backward.roots(&mut scratch);
+            assert!(!roots.is_empty());
+            let mut cells = std::collections::HashSet::new();
+            for root in &roots {
+                let children = children_of(&backward, &mut scratch, board, &root.state, NO_CELL);
+                assert_eq!(backward.node_cell(&scratch), root.cell, "a root, room links {room_links}");
+                for (state, child) in &children {
+                    children_of(&backward, &mut scratch, board, state, child.to);
+                    assert_eq!(backward.node_cell(&scratch), child.cell, "child {state:?}");
+                    cells.insert(child.cell);
+                }
+            }
+            assert!(cells.len() > 1, "the children's cells differ");
+        }
     }
 }

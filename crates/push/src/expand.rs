@@ -28,6 +28,7 @@ impl Expander for Forward<'_> {
             child_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
             child_boxes: Vec::new(),
+            node_cell: 0,
             runs: BoxRuns::new(n),
             runs_skipped: 0,
             run_pushes: 0,
@@ -89,7 +90,13 @@ impl Expander for Forward<'_> {
         s.boxes.set_all(node.boxes);
         // With feature cells the labels say where the player can walk: no fill.
         let region_min = if self.config.features {
-            s.areas.label(board, node.boxes);
+            let areas = s.areas.label(board, node.boxes);
+            let unplaced = match self.counts_packing() {
+                Some(p) => p.unpacked(|c| s.boxes.is_box(c)),
+                None => node.boxes.iter().filter(|&&b| !board.is_goal(b)).count() as u32,
+            };
+            let cut_links = self.links.cut(&s.boxes, &mut s.links);
+            s.node_cell = FeatureCell { unplaced, areas, cut_links }.pack();
             let region_min = s.reach.adopt(&s.areas, node.player);
             // Debug builds fill too (into the children's scratch fill, refilled per child).
             debug_assert!({
@@ -236,6 +243,10 @@ impl Expander for Forward<'_> {
     /// search keeps the test, so nothing it prunes goes unpruned for long.
     fn set_light(&self, s: &mut PushScratch, light: bool) {
         s.light = light;
+    }
+
+    fn node_cell(&self, s: &PushScratch) -> u32 {
+        s.node_cell
     }
 
     fn prune_counts(&self, s: &PushScratch) -> Vec<PruneCount> {

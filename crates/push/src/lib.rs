@@ -584,6 +584,8 @@ pub struct PushScratch {
     /// A second bound for children whose frozen set differs from their parent's.
     fresh: LowerBound,
     child_boxes: Vec<Cell>,
+    /// The feature cell of the node expanded last (with feature cells).
+    node_cell: u32,
     /// Box moves: the walk of a box's runs.
     runs: BoxRuns,
     runs_skipped: u64,

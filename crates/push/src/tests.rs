@@ -135,3 +135,31 @@ fn feature_cells_count_the_room_links_a_push_cuts_only_with_the_switch_on() {
         assert!(children.iter().any(|c| c.to == into_passage));
     }
 }
+
+#[test]
+fn the_node_cell_of_an_expansion_is_the_cell_its_parent_gave_it() {
+    // The advisors compare each child's cell with its node's, read after the expansion: the
+    // two must count alike. Two rooms and a passage, so areas and cut links both vary.
+    let level = Level::parse(
+        "##########\n#  #######\n#  #######\n#  ###   #\n#  .  $@ #\n#### # $ #\n# .    $.#\n##########",
+    )
+    .expect("valid level");
+    let board = level.board();
+    for room_links in [false, true] {
+        let config = PushConfig { features: true, room_links, ..PushConfig::default() };
+        let forward = Forward::new(board, level.start(), config);
+        let mut scratch = forward.new_scratch();
+        let roots = forward.roots(&mut scratch);
+        assert_eq!(roots.len(), 1);
+        let children = children_of(&forward, &mut scratch, board, &roots[0].state, NO_CELL);
+        assert_eq!(forward.node_cell(&scratch), roots[0].cell, "the root, room links {room_links}");
+        assert!(children.len() >= 3);
+        let mut seen = std::collections::HashSet::new();
+        for (state, child) in &children {
+            children_of(&forward, &mut scratch, board, state, child.to);
+            assert_eq!(forward.node_cell(&scratch), child.cell, "child {state:?}, room links {room_links}");
+            seen.insert(child.cell);
+        }
+        assert!(seen.len() > 1, "the children's cells differ");
+    }
+}

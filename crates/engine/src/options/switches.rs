@@ -77,6 +77,14 @@ switches! {
         live_targets: bool,
         /// Backward searches run bridges towards the forward search's closest state.
         backward_bridges: bool,
+        /// Feature cells by the best cell on the path.
+        best_past: bool,
+        /// Expansions not in turn take the best cell's best node.
+        best_cell: bool,
+        /// A cell seen for the first time takes the next turn.
+        new_cells_first: bool,
+        /// Inside a cell, the fewest unadvised moves first (FESS's weights).
+        advisors: bool,
     }
 }
 

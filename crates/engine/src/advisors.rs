@@ -1,0 +1,107 @@
+//! FESS's advisors (Shoham and Schaeffer 2020): each looks at the children of one expansion
+//! and recommends at most one of them, the move that best improves the feature it watches.
+//! In the feature-space ordering with weights ([`Strategy::advisors`](crate::Strategy)), a
+//! recommended move costs 0 and any other move 1, and a node's weight is the sum along its
+//! path; inside a feature cell the node of least weight goes first. So the search follows its
+//! advisors for free and pays for every move none of them asked for: a breadth-first sweep
+//! over the unadvised moves, which no distance estimate steers.
+//!
+//! The advisors read the features of the feature cells ([`FeatureCell`]):
+//! - packing: a move that places a box (fewer unplaced);
+//! - connectivity: a move that joins areas of free squares;
+//! - room connectivity: a move that reopens a link between rooms.
+//!
+//! None may recommend a move that unplaces a box. Among the moves that improve its feature,
+//! an advisor picks the one with the best cell (fewest unplaced, then fewest cut links, then
+//! fewest areas) and then the smallest bound. An expansion with at most two children also
+//! gets its first one for free (a forced line costs nothing), as in Festival.
+
+use bisolve_board::search::{Child, FeatureCell};
+
+/// Marks in `advised` (one flag per child, cleared first) the children an advisor
+/// recommends, for a node whose own feature cell is `node` (packed).
+pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
+    advised.clear();
+    advised.resize(children.len(), false);
+    if children.is_empty() {
+        return;
+    }
+    let base = FeatureCell::unpack(node);
+    let cells: Vec<FeatureCell> = children.iter().map(|c| FeatureCell::unpack(c.cell)).collect();
+    let improves: [fn(&FeatureCell, &FeatureCell) -> bool; 3] =
+        [|c, b| c.unplaced < b.unplaced, |c, b| c.areas < b.areas, |c, b| c.cut_links < b.cut_links];
+    for better in improves {
+        let pick = children
+            .iter()
+            .zip(&cells)
+            .enumerate()
+            .filter(|(_, (_, c))| c.unplaced <= base.unplaced && better(c, &base))
+            .min_by_key(|(_, (child, _))| (child.cell, child.h))
+            .map(|(i, _)| i);
+        if let Some(i) = pick {
+            advised[i] = true;
+        }
+    }
+    if children.len() <= 2 {
+        advised[0] = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bisolve_board::{Dir, Fingerprint};
+
+    fn child(unplaced: u32, areas: u32, cut_links: u32, h: u32) -> Child {
+        Child {
+            box_index: 0,
+            to: 0,
+            dir: Dir::Up,
+            player: 0,
+            fp: Fingerprint(0),
+            h,
+            goal: false,
+            is_macro: false,
+            cell: FeatureCell { unplaced, areas, cut_links }.pack(),
+            steps: 1,
+        }
+    }
+
+    fn advised(node: (u32, u32, u32), children: &[Child]) -> Vec<bool> {
+        let mut out = Vec::new();
+        let node = FeatureCell { unplaced: node.0, areas: node.1, cut_links: node.2 }.pack();
+        advise(node, children, &mut out);
+        out
+    }
+
+    #[test]
+    fn each_advisor_picks_its_best_improving_move() {
+        let children = [
+            child(3, 2, 0, 10), // nothing better
+            child(2, 2, 0, 12), // places a box
+            child(2, 2, 0, 9),  // places a box, smaller bound: the packing advisor's pick
+            child(3, 1, 0, 11), // joins the areas: the connectivity advisor's pick
+            child(4, 1, 0, 5),  // joins them but unplaces a box: never advised
+        ];
+        assert_eq!(advised((3, 2, 0), &children), [false, false, true, true, false]);
+    }
+
+    #[test]
+    fn room_links_and_forced_lines_are_free() {
+        let children = [child(3, 1, 2, 10), child(3, 1, 1, 12), child(3, 1, 2, 8)];
+        assert_eq!(advised((3, 1, 2), &children), [false, true, false]);
+        // Two children and no improvement: the first is free.
+        let forced = [child(3, 1, 0, 10), child(3, 1, 0, 12)];
+        assert_eq!(advised((3, 1, 0), &forced), [true, false]);
+        assert!(advised((3, 1, 0), &[]).is_empty());
+    }
+
+    #[test]
+    fn connectivity_prefers_the_better_cell() {
+        // Both join areas; the one that also places a box has the better cell.
+        let children = [child(3, 1, 0, 4), child(2, 1, 0, 20), child(3, 3, 0, 1)];
+        let got = advised((3, 3, 0), &children);
+        // The packing advisor and the connectivity advisor both take the second.
+        assert_eq!(got, [false, true, false]);
+    }
+}
