@@ -190,6 +190,12 @@ pub struct ReplayStats {
     pub moves: usize,
     /// Pushes.
     pub pushes: usize,
+    /// Box lines: pushes in one straight line of one box count once, walks between them or
+    /// not; pushing another box, or this one another way, starts a new line.
+    pub box_lines: usize,
+    /// Box changes: how often the pushes go on with a box other than the one pushed last,
+    /// the first push counting as one.
+    pub box_changes: usize,
 }
 
 /// Why a move list does not solve a level.
@@ -249,6 +255,9 @@ pub fn replay(board: &Board, start: &State, steps: &[Step]) -> Result<ReplayStat
     let mut off_goal = start.boxes.iter().filter(|&&b| !board.is_goal(b)).count();
     let mut player = start.player;
     let mut pushes = 0;
+    let (mut box_lines, mut box_changes) = (0, 0);
+    // The box pushed last (by its number in `start`) and the way it went.
+    let mut last: Option<(usize, Dir)> = None;
     for (i, step) in steps.iter().enumerate() {
         let bad = |why| ReplayError::BadMove { number: i + 1, letter: step.dir.lurd(step.push), why };
         let next = board.neighbour(player, step.dir);
@@ -263,6 +272,11 @@ pub fn replay(board: &Board, start: &State, steps: &[Step]) -> Result<ReplayStat
             if to == NO_CELL || boxes.is_box(to) {
                 return Err(bad(BadMove::Blocked));
             }
+            let pushed = boxes.box_at(next).unwrap_or(usize::MAX);
+            let other_box = last.is_none_or(|(b, _)| b != pushed);
+            box_changes += usize::from(other_box);
+            box_lines += usize::from(other_box || last.is_some_and(|(_, d)| d != step.dir));
+            last = Some((pushed, step.dir));
             boxes.move_box(next, to);
             off_goal = off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(next));
             pushes += 1;
@@ -275,7 +289,7 @@ pub fn replay(board: &Board, start: &State, steps: &[Step]) -> Result<ReplayStat
     if off_goal > 0 {
         return Err(ReplayError::Unsolved { moves, pushes, off_goal });
     }
-    Ok(ReplayStats { moves, pushes })
+    Ok(ReplayStats { moves, pushes, box_lines, box_changes })
 }
 
 /// The pushes of a step list, with the boxes they move, from `start`. Assumes the steps were

@@ -22,6 +22,12 @@ pub struct LevelRecord {
     pub solution: Option<String>,
     pub moves: Option<usize>,
     pub pushes: Option<usize>,
+    /// Box lines of the solution (see [`bisolve_board::moves::ReplayStats`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub box_lines: Option<usize>,
+    /// Box changes of the solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub box_changes: Option<usize>,
     pub seconds: f64,
     pub states: u64,
     pub expanded: u64,
@@ -162,6 +168,10 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
         _ => None,
     };
     let board = entry.level.as_ref().ok().map(Level::board);
+    let counts = entry.level.as_ref().ok().zip(solution).and_then(|(level, lurd)| {
+        let steps = parse_lurd(lurd).ok()?;
+        replay(level.board(), level.start(), &steps).ok()
+    });
     LevelRecord {
         file: path.display().to_string(),
         index: entry.index,
@@ -170,6 +180,8 @@ pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option
         solution: solution.map(str::to_string),
         moves: sol.map(|s| s.moves),
         pushes: sol.map(|s| s.pushes),
+        box_lines: counts.map(|c| c.box_lines),
+        box_changes: counts.map(|c| c.box_changes),
         seconds: report.elapsed.as_secs_f64(),
         states: report.stats.generated(),
         expanded: report.stats.expanded(),
@@ -202,6 +214,8 @@ pub fn invalid_record(path: &Path, entry: &LevelEntry, plan: &Plan, error: Strin
         solution: None,
         moves: None,
         pushes: None,
+        box_lines: None,
+        box_changes: None,
         seconds: 0.0,
         states: 0,
         expanded: 0,

@@ -67,7 +67,8 @@ fn verify_stored(args: &VerifyArgs, entries: &[LevelEntry], out: &mut Out) -> Re
     Ok(if all_good { Exit::Ok } else { Exit::NotAllSolved })
 }
 
-/// What replaying `steps` on `level` shows: `solved: M moves, P pushes`, or `not a solution: ...`.
+/// What replaying `steps` on `level` shows: `solved: M moves, P pushes, L box lines, C box
+/// changes`, or `not a solution: ...`.
 fn judge(level: &Level, steps: &[Step]) -> String {
     match replay(level.board(), level.start(), steps) {
         // The board leaves out squares the player can never reach; a box or goal sealed away
@@ -76,7 +77,13 @@ fn judge(level: &Level, steps: &[Step]) -> String {
             format!("not a solution: the level cannot be solved: {}", level.walled_off().unwrap_or_default())
         }
         Ok(counts) => {
-            format!("solved: {}, {}", count(counts.moves as u64, "move"), count(counts.pushes as u64, "push"))
+            format!(
+                "solved: {}, {}, {}, {}",
+                count(counts.moves as u64, "move"),
+                count(counts.pushes as u64, "push"),
+                count(counts.box_lines as u64, "box line"),
+                count(counts.box_changes as u64, "box change")
+            )
         }
         Err(e) => format!("not a solution: {e}"),
     }

@@ -17,6 +17,10 @@ fn both_objectives_prove_their_optimum_on_double_back() {
         let r = &records[0];
         assert_eq!((r["moves"].as_u64(), r["pushes"].as_u64()), (Some(moves), Some(pushes)), "{run}");
         assert_eq!(r["optimal"], mode, "{run}");
+        // Box lines and changes come with every solution: at least one change, and no more
+        // lines than pushes.
+        let (lines, changes) = (r["box_lines"].as_u64().unwrap_or(0), r["box_changes"].as_u64().unwrap_or(0));
+        assert!(1 <= changes && changes <= lines && lines <= pushes, "{run}");
         assert!(r.get("lower_bound").is_none() && r.get("optimized").is_none(), "{run}");
         assert_eq!(r["strategy"], format!("optimal-{mode}"), "{run}");
     }

@@ -73,7 +73,7 @@ fn a_solution_given_is_shortened_and_written_as_sok() {
     assert_eq!(run.stdout.lines().nth(1), Some("RR"), "{run}");
     let check = bisolve(&["verify", arg(&out)]);
     check.expect_code(0);
-    assert!(check.stdout.contains("solved: 2 moves, 2 pushes"), "{check}");
+    assert!(check.stdout.contains("solved: 2 moves, 2 pushes, 1 box line, 1 box change"), "{check}");
     // A solution that cannot be shortened is printed as it was.
     let same = bisolve(&["optimize", "levels/demo.xsb", "--level", "1", "RR", "--threads", "1"]);
     same.expect_code(0);
