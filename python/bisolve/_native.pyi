@@ -40,6 +40,8 @@ class Result:
     solution: Optional[str]
     moves: Optional[int]
     pushes: Optional[int]
+    box_lines: Optional[int]
+    box_changes: Optional[int]
     seconds: float
     states: int
     optimal: Optional[str]

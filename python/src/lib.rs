@@ -232,6 +232,10 @@ struct SolveResult {
     moves: Option<usize>,
     /// Pushes of the solution, or None.
     pushes: Option<usize>,
+    /// Box lines of the solution (pushes of one box in one straight line count once), or None.
+    box_lines: Option<usize>,
+    /// Box changes of the solution (each push of a box other than the last pushed), or None.
+    box_changes: Option<usize>,
     /// Wall-clock seconds the solve took.
     seconds: f64,
     /// Positions the search generated.
@@ -341,16 +345,18 @@ fn result_of(level: &BoardLevel, report: &Report) -> Result<SolveResult, String>
             if (counts.moves, counts.pushes) != (sol.moves, sol.pushes) {
                 return Err("internal error: the solution's move counts do not match its replay".into());
             }
-            Some(sol)
+            Some((sol, counts))
         }
         _ => None,
     };
     Ok(SolveResult {
         solved: solution.is_some(),
         status: report.outcome.status(),
-        solution: solution.map(|s| s.lurd.clone()),
-        moves: solution.map(|s| s.moves),
-        pushes: solution.map(|s| s.pushes),
+        solution: solution.map(|(s, _)| s.lurd.clone()),
+        moves: solution.map(|(s, _)| s.moves),
+        pushes: solution.map(|(s, _)| s.pushes),
+        box_lines: solution.map(|(_, c)| c.box_lines),
+        box_changes: solution.map(|(_, c)| c.box_changes),
         seconds: report.elapsed.as_secs_f64(),
         states: report.stats.generated(),
         optimal: report.optimality.filter(|o| o.proven && solution.is_some()).map(|o| o.objective.name()),

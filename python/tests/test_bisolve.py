@@ -74,6 +74,7 @@ def test_solve_finds_solutions_that_verify(demo):
         assert bisolve.verify(level, result.solution)
         assert len(result.solution) == result.moves
         assert sum(c.isupper() for c in result.solution) == result.pushes
+        assert 1 <= result.box_changes <= result.box_lines <= result.pushes
         assert result.threads == 1 and result.states > 0 and result.seconds >= 0
         assert result.optimal is None
     # Text holding one level is a level too.
@@ -89,6 +90,7 @@ def test_an_unsolvable_level_is_proved_so():
     result = bisolve.solve(read("levels/edge/unsolvable-2x2.xsb"), threads=1, time_limit=30)
     assert result.status == "unsolvable" and not result.solved
     assert result.solution is None and result.moves is None and result.pushes is None
+    assert result.box_lines is None and result.box_changes is None
 
 
 def test_verify_rejects_what_does_not_solve(demo):
