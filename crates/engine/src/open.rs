@@ -13,7 +13,9 @@
 //! In cycling mode (the feature-space search) the primary key names a feature cell instead
 //! of a priority. Every `k`-th pop takes the best node of the next non-empty cell after the
 //! one such a pop took last, round and round, so every cell of the feature space gets its
-//! turn; the other pops take the node with the smallest secondary key over all cells.
+//! turn; the other pops take the node with the smallest secondary key over all cells, or with
+//! [`OpenList::cell_modes`] the best node of the first non-empty cell, where a cell seen for
+//! the first time may also take the next turn (Festival's choices, off by default).
 
 /// Nodes per chunk of a [`Stack`].
 const CHUNK_NODES: usize = 512;
