@@ -27,14 +27,17 @@ fn key_of(objective: Objective, l: Length) -> (u32, u32) {
     objective.key(l.moves as u32, l.pushes as u32)
 }
 
-/// The vicinities tried in turn: one box a little way off the path, two boxes, then wider.
-pub const LADDER: [Vicinity; 6] = [
+/// The vicinities tried in turn: one box a little way off the path, two boxes, then wider,
+/// then three boxes.
+pub const LADDER: [Vicinity; 8] = [
     Vicinity { boxes: 1, radius: 3 },
     Vicinity { boxes: 2, radius: 2 },
     Vicinity { boxes: 1, radius: 8 },
     Vicinity { boxes: 2, radius: 4 },
     Vicinity { boxes: 1, radius: 40 },
     Vicinity { boxes: 2, radius: 8 },
+    Vicinity { boxes: 3, radius: 2 },
+    Vicinity { boxes: 3, radius: 4 },
 ];
 
 /// How to optimise.

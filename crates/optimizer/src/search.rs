@@ -2,7 +2,7 @@
 //! configuration lies near the configurations of a given solution's path.
 //!
 //! A configuration is near the path when it is one of the path's, or differs from one of them
-//! in at most [`Vicinity::boxes`] boxes, each standing within [`Vicinity::radius`] squares
+//! in at most [`Vicinity::boxes`] boxes (up to three), each standing within [`Vicinity::radius`] squares
 //! (Manhattan distance) of the box it replaces. The search is Dijkstra's over positions
 //! (configuration, player square after the last push); a push costs one push and one move
 //! plus the shortest walk to it. Its first goal position is the cheapest in the vicinity, and
@@ -21,7 +21,7 @@ use crate::Objective;
 /// How far a configuration may stray from the path's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Vicinity {
-    /// Boxes that may stand elsewhere than on a path configuration (1 or 2).
+    /// Boxes that may stand elsewhere than on a path configuration (1, 2 or 3).
     pub boxes: usize,
     /// How far (Manhattan distance) each of them may stand from the box it replaces.
     pub radius: u32,
@@ -56,6 +56,8 @@ pub(crate) struct Near<'a> {
     less_one: HashMap<u64, Vec<Cell>>,
     /// A path configuration less two boxes (key) -> the pairs removed.
     less_two: HashMap<u64, Vec<(Cell, Cell)>>,
+    /// A path configuration less three boxes (key) -> the triples removed.
+    less_three: HashMap<u64, Vec<[Cell; 3]>>,
 }
 
 impl<'a> Near<'a> {
@@ -67,6 +69,7 @@ impl<'a> Near<'a> {
             path: HashSet::new(),
             less_one: HashMap::new(),
             less_two: HashMap::new(),
+            less_three: HashMap::new(),
         };
         for config in path {
             let key = keys.of(config);
@@ -80,13 +83,26 @@ impl<'a> Near<'a> {
             }
             if vicinity.boxes >= 2 {
                 for (i, &y) in config.iter().enumerate() {
-                    for &z in &config[i + 1..] {
-                        near.less_two.entry(key ^ keys.cell(y) ^ keys.cell(z)).or_default().push((y, z));
+                    for (j, &z) in config.iter().enumerate().skip(i + 1) {
+                        let k2 = key ^ keys.cell(y) ^ keys.cell(z);
+                        near.less_two.entry(k2).or_default().push((y, z));
+                        if vicinity.boxes >= 3 {
+                            for &w in &config[j + 1..] {
+                                near.less_three.entry(k2 ^ keys.cell(w)).or_default().push([y, z, w]);
+                            }
+                        }
                     }
                 }
             }
         }
         near
+    }
+
+    /// True when the boxes `now` can stand for the path's boxes `was`, each within the radius
+    /// of a different one of them.
+    fn fit3(&self, was: [Cell; 3], now: [Cell; 3]) -> bool {
+        const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+        ORDERS.iter().any(|o| (0..3).all(|i| self.close(was[o[i]], now[i])))
     }
 
     fn close(&self, a: Cell, b: Cell) -> bool {
@@ -113,6 +129,26 @@ impl<'a> Near<'a> {
                             (self.close(y, s) && self.close(z, t)) || (self.close(y, t) && self.close(z, s))
                         };
                         if pairs.iter().any(fits) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        self.vicinity.boxes >= 3 && self.three_away(boxes, key)
+    }
+
+    /// True when three boxes of `boxes` (key `key`) stand for three of a path configuration's,
+    /// each within the radius of a different one of them.
+    #[inline(never)]
+    fn three_away(&self, boxes: &[Cell], key: u64) -> bool {
+        for (i, &s) in boxes.iter().enumerate() {
+            let k1 = key ^ self.keys.cell(s);
+            for (j, &t) in boxes.iter().enumerate().skip(i + 1) {
+                let k2 = k1 ^ self.keys.cell(t);
+                for &u in &boxes[j + 1..] {
+                    if let Some(triples) = self.less_three.get(&(k2 ^ self.keys.cell(u))) {
+                        if triples.iter().any(|&was| self.fit3(was, [s, t, u])) {
                             return true;
                         }
                     }
@@ -259,4 +295,48 @@ pub(crate) fn cheapest(
         boxes.clear_all(&config);
     }
     Err((Ended::Empty, positions.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bisolve_board::Level;
+
+    #[test]
+    fn a_vicinity_holds_as_many_strayed_boxes_as_it_says_each_within_its_radius() {
+        let level = Level::parse("#########\n#       #\n#  $$$$ #\n#@      #\n#  .... #\n#########\n")
+            .expect("a level");
+        let board = level.board();
+        let keys = Keys::new(board.n_cells());
+        let cell = |x, y| board.cell(x, y).expect("floor");
+        let path = vec![vec![cell(3, 2), cell(4, 2), cell(5, 2), cell(6, 2)]];
+        // Boxes 1, 2 and 3 (of 4) one square down, box 4 where it was.
+        let moved = |n: usize| -> Vec<Cell> {
+            (0..4).map(|i| if i < n { cell(3 + i, 3) } else { cell(3 + i, 2) }).collect()
+        };
+        for (boxes, radius, holds) in [
+            (1, 1, [true, true, false, false]),
+            (2, 1, [true, true, true, false]),
+            (3, 1, [true, true, true, true]),
+            // Too far: each moved box is one square from where it was.
+            (3, 0, [true, false, false, false]),
+        ] {
+            let near = Near::new(board, &keys, &path, Vicinity { boxes, radius });
+            for (n, &want) in holds.iter().enumerate() {
+                let config = moved(n);
+                assert_eq!(
+                    near.contains(&config, keys.of(&config)),
+                    want,
+                    "{n} moved, {boxes} boxes, radius {radius}"
+                );
+            }
+        }
+        // Three boxes each within the radius of a different path box, though not of the one
+        // in the same place of the list: near.
+        let near = Near::new(board, &keys, &path, Vicinity { boxes: 3, radius: 1 });
+        let swapped = [cell(4, 1), cell(5, 1), cell(2, 2), cell(6, 2)];
+        assert!(near.contains(&swapped, keys.of(&swapped)));
+        let too_far = [cell(4, 1), cell(5, 1), cell(1, 2), cell(6, 2)];
+        assert!(!near.contains(&too_far, keys.of(&too_far)));
+    }
 }
