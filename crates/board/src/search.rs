@@ -333,11 +333,12 @@ pub trait Expander: Sync {
         let _ = (scratch, light);
     }
 
-    /// The feature cell ([`FeatureCell::pack`]) of the node the last [`Expander::expand`] in
-    /// this scratch expanded, when the expander computes features (0 otherwise): the
-    /// advisors compare each child's cell with it.
-    fn node_cell(&self, scratch: &Self::Scratch) -> u32 {
-        let _ = scratch;
+    /// The feature cell ([`FeatureCell::pack`]) of the node whose boxes are `boxes`, asked
+    /// right after [`Expander::expand`] expanded it in this scratch, when the expander computes
+    /// features (0 otherwise): the advisors compare each child's cell with it. Computed only
+    /// when asked, so a search without advisors pays nothing for it.
+    fn node_cell(&self, scratch: &mut Self::Scratch, boxes: &[Cell]) -> u32 {
+        let _ = (scratch, boxes);
         0
     }
 

@@ -20,7 +20,7 @@ use bisolve_engine::{Plan, Planned};
 use crate::config::{limits, plan, tell_notes};
 use crate::input::{build, describe_error, label, read_collection, select_levels};
 use crate::output::{count, warn, Exit, Out};
-use crate::record::{checked_solution, invalid_record, record, LevelRecord};
+use crate::record::{checked_counts, invalid_record, record, LevelRecord};
 
 /// One level to solve: which file, which level (validated by the job that solves it).
 struct Task<'c> {
@@ -172,9 +172,9 @@ fn solve_one(
     let report = plan
         .solve(level, limits, cancel)
         .map_err(|e| anyhow::anyhow!("{}: {}: {e}", path.display(), label(entry)))?;
-    let solution = checked_solution(level, &report)?;
+    let checked = checked_counts(level, &report)?;
     let bytes = report.stats.table_bytes + report.stats.peak_open_bytes;
-    Ok(Done { file: task.file, record: record(path, entry, &report, solution), bytes })
+    Ok(Done { file: task.file, record: record(path, entry, &report, checked), bytes })
 }
 
 fn summarize(path: &Path, done: &[Done], args: &BenchArgs, planned: &Planned, wall: Duration) -> FileSummary {

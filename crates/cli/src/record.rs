@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use bisolve_board::moves::{parse_lurd, replay};
+use bisolve_board::moves::{parse_lurd, replay, ReplayStats};
 use bisolve_board::render::{render_state, Overlay};
 use bisolve_board::{Board, Level, LevelEntry};
 use bisolve_engine::{Outcome, Report, SideStats};
@@ -139,6 +139,12 @@ fn is_zero(n: &u64) -> bool {
 /// The solution of a report after one more replay from the level's text, independent of the
 /// engine's own check. A solution that fails it is an internal error, never printed.
 pub fn checked_solution<'r>(level: &Level, report: &'r Report) -> Result<Option<&'r str>> {
+    Ok(checked_counts(level, report)?.map(|(lurd, _)| lurd))
+}
+
+/// [`checked_solution`] with the counts of that replay (for the record's box lines and box
+/// changes).
+pub fn checked_counts<'r>(level: &Level, report: &'r Report) -> Result<Option<(&'r str, ReplayStats)>> {
     let Outcome::Solved(sol) = &report.outcome else {
         return Ok(None);
     };
@@ -149,7 +155,7 @@ pub fn checked_solution<'r>(level: &Level, report: &'r Report) -> Result<Option<
     if (counts.moves, counts.pushes) != (sol.moves, sol.pushes) {
         anyhow::bail!("internal error: the solution's move counts do not match its replay");
     }
-    Ok(Some(&sol.lurd))
+    Ok(Some((&sol.lurd, counts)))
 }
 
 pub fn per_second(report: &Report) -> f64 {
@@ -161,17 +167,19 @@ pub fn per_second(report: &Report) -> f64 {
     }
 }
 
-/// The record of a solved (or not) level.
-pub fn record(path: &Path, entry: &LevelEntry, report: &Report, solution: Option<&str>) -> LevelRecord {
+/// The record of a solved (or not) level, with its solution as [`checked_counts`] gave it.
+pub fn record(
+    path: &Path,
+    entry: &LevelEntry,
+    report: &Report,
+    checked: Option<(&str, ReplayStats)>,
+) -> LevelRecord {
+    let (solution, counts) = (checked.map(|(lurd, _)| lurd), checked.map(|(_, counts)| counts));
     let sol = match &report.outcome {
         Outcome::Solved(s) => Some(s),
         _ => None,
     };
     let board = entry.level.as_ref().ok().map(Level::board);
-    let counts = entry.level.as_ref().ok().zip(solution).and_then(|(level, lurd)| {
-        let steps = parse_lurd(lurd).ok()?;
-        replay(level.board(), level.start(), &steps).ok()
-    });
     LevelRecord {
         file: path.display().to_string(),
         index: entry.index,

@@ -16,7 +16,7 @@ use crate::export::Exports;
 use crate::input::{build, describe_error, expand_inputs, label, read_collection, select_levels};
 use crate::live::Show;
 use crate::output::{count, warn, Exit, Out};
-use crate::record::{checked_solution, invalid_record, per_second, record, LevelRecord, Shortened};
+use crate::record::{checked_counts, invalid_record, per_second, record, LevelRecord, Shortened};
 
 /// Tally of the statuses seen, for the exit code and the summary.
 #[derive(Default)]
@@ -121,7 +121,8 @@ fn solve_file(
                     .during(&label(entry), || plan.solve(level, limits, cancel))
                     .map_err(|e| anyhow::anyhow!("{}: {}: {e}", path.display(), label(entry)))?;
                 let shortened = shorten(level, &mut report, args.optimize_seconds(), cancel)?;
-                let solution = checked_solution(level, &report)?;
+                let checked = checked_counts(level, &report)?;
+                let solution = checked.map(|(lurd, _)| lurd);
                 if solution.is_some() {
                     tally.solved += 1;
                 }
@@ -129,7 +130,7 @@ fn solve_file(
                     tally.cancelled = true;
                 }
                 if args.json {
-                    let rec = LevelRecord { optimized: shortened, ..record(path, entry, &report, solution) };
+                    let rec = LevelRecord { optimized: shortened, ..record(path, entry, &report, checked) };
                     let rec = if args.stats {
                         LevelRecord { options: Some(options.clone()), ..rec }
                     } else {

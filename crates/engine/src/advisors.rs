@@ -27,16 +27,17 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
         return;
     }
     let base = FeatureCell::unpack(node);
-    let cells: Vec<FeatureCell> = children.iter().map(|c| FeatureCell::unpack(c.cell)).collect();
     let improves: [fn(&FeatureCell, &FeatureCell) -> bool; 3] =
         [|c, b| c.unplaced < b.unplaced, |c, b| c.areas < b.areas, |c, b| c.cut_links < b.cut_links];
     for better in improves {
         let pick = children
             .iter()
-            .zip(&cells)
             .enumerate()
-            .filter(|(_, (_, c))| c.unplaced <= base.unplaced && better(c, &base))
-            .min_by_key(|(_, (child, _))| (child.cell, child.h))
+            .filter(|(_, child)| {
+                let c = FeatureCell::unpack(child.cell);
+                c.unplaced <= base.unplaced && better(&c, &base)
+            })
+            .min_by_key(|(_, child)| (child.cell, child.h))
             .map(|(i, _)| i);
         if let Some(i) = pick {
             advised[i] = true;

@@ -328,7 +328,7 @@ impl<'a, E: Expander> Worker<'a, E> {
             aim.consider(self.exp, &mut self.scratch, boxes, &self.children, self.stats.expanded);
         }
         if self.advisors {
-            advise(self.exp.node_cell(&self.scratch), &self.children, &mut self.advised);
+            advise(self.exp.node_cell(&mut self.scratch, boxes), &self.children, &mut self.advised);
         }
         for (k, child) in self.children.iter().enumerate() {
             let depth = (g + u32::from(child.steps)).min(MAX_DEPTH);

@@ -2,8 +2,8 @@
 //! configuration lies near the configurations of a given solution's path.
 //!
 //! A configuration is near the path when it is one of the path's, or differs from one of them
-//! in at most [`Vicinity::boxes`] boxes (up to three), each standing within [`Vicinity::radius`] squares
-//! (Manhattan distance) of the box it replaces. The search is Dijkstra's over positions
+//! in at most [`Vicinity::boxes`] boxes (up to three), each standing within
+//! [`Vicinity::radius`] squares (Manhattan distance) of the box it replaces. The search is Dijkstra's over positions
 //! (configuration, player square after the last push); a push costs one push and one move
 //! plus the shortest walk to it. Its first goal position is the cheapest in the vicinity, and
 //! as the path itself is in the vicinity, never dearer than the path.

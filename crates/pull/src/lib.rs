@@ -216,8 +216,6 @@ pub struct PullScratch {
     runs_skipped: u64,
     run_pulls: u64,
     links: LinkScratch,
-    /// The feature cell of the node expanded last (with feature cells).
-    node_cell: u32,
 }
 
 /// What every child of one expansion shares.
@@ -231,6 +229,17 @@ struct PullContext {
 }
 
 impl Backward<'_> {
+    /// The feature cell of the position of `boxes`, which `s.boxes` holds, whose free squares
+    /// fall into `areas` areas.
+    fn feature_cell(&self, s: &mut PullScratch, boxes: &[Cell], areas: u32) -> u32 {
+        let unplaced = match &self.packing {
+            Some(p) => p.unpacked(|c| s.boxes.is_box(c)),
+            None => boxes.iter().filter(|&&b| !self.board.is_start_square(b)).count() as u32,
+        };
+        let cut_links = self.links.cut(&s.boxes, &mut s.links);
+        FeatureCell { unplaced, areas, cut_links }.pack()
+    }
+
     /// Appends the child in which box `i` is pulled onto `to` (next to where it stands, in
     /// direction `d`), unless a test prunes it, and says whether it did. `steps` is the pull's
     /// place in its run (1 for a pull from the node).
@@ -364,7 +373,6 @@ impl Expander for Backward<'_> {
             runs_skipped: 0,
             run_pulls: 0,
             links: LinkScratch::default(),
-            node_cell: 0,
         }
     }
 
@@ -378,15 +386,8 @@ impl Expander for Backward<'_> {
         };
         s.boxes.set_all(goals);
         let cell = if self.config.features {
-            let unplaced = goals.iter().filter(|&&g| !board.is_start_square(g)).count() as u32;
-            let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-            let cut_links = self.links.cut(&s.boxes, &mut s.links);
-            FeatureCell {
-                unplaced: unpacked.unwrap_or(unplaced),
-                areas: s.areas.label(board, goals),
-                cut_links,
-            }
-            .pack()
+            let areas = s.areas.label(board, goals);
+            self.feature_cell(s, goals, areas)
         } else {
             0
         };
@@ -456,16 +457,6 @@ impl Expander for Backward<'_> {
         } else {
             0
         };
-        if self.config.features {
-            let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-            let cut_links = self.links.cut(&s.boxes, &mut s.links);
-            s.node_cell = FeatureCell {
-                unplaced: unpacked.unwrap_or(unplaced as u32),
-                areas: s.areas.count(),
-                cut_links,
-            }
-            .pack();
-        }
         let ctx = PullContext { region_min, base, unplaced };
         for (i, &b) in node.boxes.iter().enumerate() {
             if self.config.box_moves && b == node.moved {
@@ -532,8 +523,16 @@ impl Expander for Backward<'_> {
         !dead
     }
 
-    fn node_cell(&self, s: &PullScratch) -> u32 {
-        s.node_cell
+    fn node_cell(&self, s: &mut PullScratch, boxes: &[Cell]) -> u32 {
+        if !self.config.features {
+            return 0;
+        }
+        // The expansion left the node's labels in place: its area count.
+        let areas = s.areas.count();
+        s.boxes.set_all(boxes);
+        let cell = self.feature_cell(s, boxes, areas);
+        s.boxes.clear_all(boxes);
+        cell
     }
 
     fn prune_counts(&self, s: &PullScratch) -> Vec<PruneCount> {
@@ -666,10 +665,14 @@ mod tests {
             let mut cells = std::collections::HashSet::new();
             for root in &roots {
                 let children = children_of(&backward, &mut scratch, board, &root.state, NO_CELL);
-                assert_eq!(backward.node_cell(&scratch), root.cell, "a root, room links {room_links}");
+                assert_eq!(
+                    backward.node_cell(&mut scratch, &root.state.boxes),
+                    root.cell,
+                    "a root, room links {room_links}"
+                );
                 for (state, child) in &children {
                     children_of(&backward, &mut scratch, board, state, child.to);
-                    assert_eq!(backward.node_cell(&scratch), child.cell, "child {state:?}");
+                    assert_eq!(backward.node_cell(&mut scratch, &state.boxes), child.cell, "child {state:?}");
                     cells.insert(child.cell);
                 }
             }

@@ -28,7 +28,6 @@ impl Expander for Forward<'_> {
             child_frozen: Vec::new(),
             fresh: LowerBound::new(self.config.bound),
             child_boxes: Vec::new(),
-            node_cell: 0,
             runs: BoxRuns::new(n),
             runs_skipped: 0,
             run_pushes: 0,
@@ -68,11 +67,9 @@ impl Expander for Forward<'_> {
         let cell = if self.config.features {
             s.boxes.set_all(boxes);
             let areas = s.areas.label(board, boxes);
-            let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
-            let cut_links = self.links.cut(&s.boxes, &mut s.links);
+            let cell = self.feature_cell(s, boxes, areas);
             s.boxes.clear_all(boxes);
-            let unplaced = boxes.iter().filter(|&&b| !board.is_goal(b)).count() as u32;
-            FeatureCell { unplaced: unpacked.unwrap_or(unplaced), areas, cut_links }.pack()
+            cell
         } else {
             0
         };
@@ -90,13 +87,7 @@ impl Expander for Forward<'_> {
         s.boxes.set_all(node.boxes);
         // With feature cells the labels say where the player can walk: no fill.
         let region_min = if self.config.features {
-            let areas = s.areas.label(board, node.boxes);
-            let unplaced = match self.counts_packing() {
-                Some(p) => p.unpacked(|c| s.boxes.is_box(c)),
-                None => node.boxes.iter().filter(|&&b| !board.is_goal(b)).count() as u32,
-            };
-            let cut_links = self.links.cut(&s.boxes, &mut s.links);
-            s.node_cell = FeatureCell { unplaced, areas, cut_links }.pack();
+            s.areas.label(board, node.boxes);
             let region_min = s.reach.adopt(&s.areas, node.player);
             // Debug builds fill too (into the children's scratch fill, refilled per child).
             debug_assert!({
@@ -245,8 +236,16 @@ impl Expander for Forward<'_> {
         s.light = light;
     }
 
-    fn node_cell(&self, s: &PushScratch) -> u32 {
-        s.node_cell
+    fn node_cell(&self, s: &mut PushScratch, boxes: &[Cell]) -> u32 {
+        if !self.config.features {
+            return 0;
+        }
+        // The expansion left the node's labels in place: its area count.
+        let areas = s.areas.count();
+        s.boxes.set_all(boxes);
+        let cell = self.feature_cell(s, boxes, areas);
+        s.boxes.clear_all(boxes);
+        cell
     }
 
     fn prune_counts(&self, s: &PushScratch) -> Vec<PruneCount> {

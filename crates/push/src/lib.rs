@@ -274,6 +274,17 @@ impl<'a> Forward<'a> {
     fn counts_packing(&self) -> Option<&PackingOrder> {
         self.packing.as_ref().filter(|_| self.counts_packed)
     }
+
+    /// The feature cell of the position of `boxes`, which `s.boxes` holds, whose free squares
+    /// fall into `areas` areas.
+    fn feature_cell(&self, s: &mut PushScratch, boxes: &[Cell], areas: u32) -> u32 {
+        let unplaced = match self.counts_packing() {
+            Some(p) => p.unpacked(|c| s.boxes.is_box(c)),
+            None => boxes.iter().filter(|&&b| !self.board.is_goal(b)).count() as u32,
+        };
+        let cut_links = self.links.cut(&s.boxes, &mut s.links);
+        FeatureCell { unplaced, areas, cut_links }.pack()
+    }
 }
 
 /// Facts about the state being expanded, shared by all its pushes.
@@ -584,8 +595,6 @@ pub struct PushScratch {
     /// A second bound for children whose frozen set differs from their parent's.
     fresh: LowerBound,
     child_boxes: Vec<Cell>,
-    /// The feature cell of the node expanded last (with feature cells).
-    node_cell: u32,
     /// Box moves: the walk of a box's runs.
     runs: BoxRuns,
     runs_skipped: u64,

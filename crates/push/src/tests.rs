@@ -152,12 +152,20 @@ fn the_node_cell_of_an_expansion_is_the_cell_its_parent_gave_it() {
         let roots = forward.roots(&mut scratch);
         assert_eq!(roots.len(), 1);
         let children = children_of(&forward, &mut scratch, board, &roots[0].state, NO_CELL);
-        assert_eq!(forward.node_cell(&scratch), roots[0].cell, "the root, room links {room_links}");
+        assert_eq!(
+            forward.node_cell(&mut scratch, &roots[0].state.boxes),
+            roots[0].cell,
+            "the root, room links {room_links}"
+        );
         assert!(children.len() >= 3);
         let mut seen = std::collections::HashSet::new();
         for (state, child) in &children {
             children_of(&forward, &mut scratch, board, state, child.to);
-            assert_eq!(forward.node_cell(&scratch), child.cell, "child {state:?}, room links {room_links}");
+            assert_eq!(
+                forward.node_cell(&mut scratch, &state.boxes),
+                child.cell,
+                "child {state:?}, room links {room_links}"
+            );
             seen.insert(child.cell);
         }
         assert!(seen.len() > 1, "the children's cells differ");
