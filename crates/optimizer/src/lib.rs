@@ -10,7 +10,8 @@
 
 pub mod search;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use bisolve_board::moves::{
@@ -130,57 +131,31 @@ pub fn optimize(
         exhausted: false,
     };
     let threads = settings.threads.clamp(1, LADDER.len());
-    let mut rung = 0;
-    while rung < LADDER.len() {
-        let path = configurations(start.boxes.clone(), &best_pushes, board);
-        let bounds = Bounds { max_states: settings.max_states, deadline, cancel };
-        let vicinities: Vec<Vicinity> = LADDER[rung..].iter().copied().take(threads).collect();
-        let found: Vec<Result<search::Found, (Ended, usize)>> = std::thread::scope(|s| {
-            let runs: Vec<_> = vicinities
-                .iter()
-                .map(|&v| {
-                    let (keys, path, bounds) = (&keys, &path, &bounds);
-                    s.spawn(move || {
-                        let near = Near::new(board, keys, path, v);
-                        cheapest(board, keys, &near, (&start.boxes, start.player), objective, bounds)
-                    })
-                })
-                .collect();
-            runs.into_iter().map(|r| r.join().unwrap_or(Err((Ended::Stopped, 0)))).collect()
-        });
-        result.searches += found.len();
-        let mut stopped = false;
-        let mut improved: Option<(Vec<Push>, (u32, u32))> = None;
-        for f in found {
-            match f {
-                Ok(f) => {
-                    result.states += f.states as u64;
-                    if f.cost < key_of(objective, best) && improved.as_ref().is_none_or(|(_, c)| f.cost < *c)
-                    {
-                        improved = Some((f.pushes, f.cost));
-                    }
-                }
-                Err((ended, states)) => {
-                    result.states += states as u64;
-                    stopped |= ended == Ended::Stopped;
-                }
-            }
+    let shared = Mutex::new(Progress {
+        pushes: best_pushes,
+        best,
+        generation: 0,
+        next_rung: 0,
+        running: 0,
+        cut: false,
+        stopped: false,
+        searches: 0,
+        improvements: 0,
+        states: 0,
+    });
+    let wake = Condvar::new();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| rungs(level, &keys, objective, settings.max_states, deadline, cancel, &shared, &wake));
         }
-        if let Some((pushes, cost)) = improved {
-            let (moves, n_pushes) = objective.unkey(cost);
-            best_pushes = pushes;
-            best = Length { moves: moves as usize, pushes: n_pushes as usize };
-            result.improvements += 1;
-            // Search the narrow vicinities again around the new path.
-            rung = 0;
-        } else {
-            rung += vicinities.len();
-        }
-        if stopped {
-            break;
-        }
-        result.exhausted = rung >= LADDER.len();
-    }
+    });
+    let progress = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    best_pushes = progress.pushes;
+    best = progress.best;
+    result.searches = progress.searches;
+    result.improvements = progress.improvements;
+    result.states = progress.states;
+    result.exhausted = !progress.stopped && !progress.cut && progress.next_rung >= LADDER.len();
     if result.improvements > 0 {
         let steps = pushes_to_steps(board, start, &best_pushes)
             .map_err(|e| OptimizeError::Internal(e.to_string()))?;
@@ -197,6 +172,97 @@ pub fn optimize(
         result.after = after;
     }
     Ok(result)
+}
+
+/// Where an optimisation stands, shared by its threads.
+struct Progress {
+    /// The best solution found so far, as pushes, and its length.
+    pushes: Vec<Push>,
+    best: Length,
+    /// Raised each time `pushes` improves.
+    generation: u64,
+    /// The next rung of the [`LADDER`] to search around `pushes`.
+    next_rung: usize,
+    /// Searches under way.
+    running: usize,
+    /// True when a search around the present path stopped at its state limit.
+    cut: bool,
+    /// True when the time ran out or the caller cancelled.
+    stopped: bool,
+    searches: usize,
+    improvements: usize,
+    states: u64,
+}
+
+/// One thread of an optimisation: it takes the next rung to search around the best path so
+/// far, searches it, and takes the result when it beats the best by then; an improvement
+/// starts the ladder again around the new path. Threads do not wait for each other: a wider
+/// search around an older path runs on while narrow ones improve the path, and what it finds
+/// counts when it is still better. With one thread the rungs go strictly in turn.
+#[allow(clippy::too_many_arguments)]
+fn rungs(
+    level: &Level,
+    keys: &Keys,
+    objective: Objective,
+    max_states: usize,
+    deadline: Option<Instant>,
+    cancel: &AtomicBool,
+    shared: &Mutex<Progress>,
+    wake: &Condvar,
+) {
+    let board = level.board();
+    let start = level.start();
+    let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let (rung, generation, pushes, upper) = {
+            let mut p = lock();
+            loop {
+                if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                    p.stopped = true;
+                }
+                if p.stopped || (p.next_rung >= LADDER.len() && p.running == 0) {
+                    wake.notify_all();
+                    return;
+                }
+                if p.next_rung < LADDER.len() {
+                    break;
+                }
+                // Wait for a search under way: it may improve the path and restart the ladder.
+                p = wake.wait(p).unwrap_or_else(|e| e.into_inner());
+            }
+            p.next_rung += 1;
+            p.running += 1;
+            (p.next_rung - 1, p.generation, p.pushes.clone(), key_of(objective, p.best))
+        };
+        let path = configurations(start.boxes.clone(), &pushes, board);
+        let near = Near::new(board, keys, &path, LADDER[rung]);
+        let bounds = Bounds { upper, max_states, deadline, cancel };
+        let found = cheapest(board, keys, &near, (&start.boxes, start.player), objective, &bounds);
+        let mut p = lock();
+        p.running -= 1;
+        p.searches += 1;
+        match found {
+            Ok(f) => {
+                p.states += f.states as u64;
+                if f.cost < key_of(objective, p.best) {
+                    let (moves, n_pushes) = objective.unkey(f.cost);
+                    p.pushes = f.pushes;
+                    p.best = Length { moves: moves as usize, pushes: n_pushes as usize };
+                    p.improvements += 1;
+                    p.generation += 1;
+                    p.cut = false;
+                    // Search the narrow vicinities again around the new path.
+                    p.next_rung = 0;
+                }
+            }
+            Err((ended, states)) => {
+                p.states += states as u64;
+                p.stopped |= ended == Ended::Stopped;
+                p.cut |= ended == Ended::Full && generation == p.generation;
+            }
+        }
+        wake.notify_all();
+    }
 }
 
 /// The box configurations along a push list from `boxes`, sorted, the start's first.
@@ -255,6 +321,33 @@ mod tests {
         assert_eq!(out.after.pushes, 3);
         let moves = run(xsb, "RRurrdLulldRR", Objective::Moves);
         assert_eq!(moves.after, Length { moves: 3, pushes: 3 });
+    }
+
+    #[test]
+    fn threads_that_do_not_wait_for_each_other_still_reach_the_end_of_the_ladder() {
+        // Two boxes, each walked round a detour; any number of threads ends where one does.
+        let xsb = "#########\n#       #\n# $  .  #\n#@      #\n# $  .  #\n#       #\n#########\n";
+        let level = Level::parse(xsb).expect("a level");
+        let steps = parse_lurd("uduRRRdllldRRR").expect("LURD");
+        let one = optimize(&level, &steps, &Settings::default(), &AtomicBool::new(false)).expect("optimised");
+        for threads in [2, 3, 8] {
+            let settings = Settings { threads, ..Settings::default() };
+            let out = optimize(&level, &steps, &settings, &AtomicBool::new(false)).expect("optimised");
+            assert!(out.exhausted, "{threads} threads");
+            assert_eq!(out.after, one.after, "{threads} threads");
+            assert!(out.searches >= LADDER.len());
+            replay(level.board(), level.start(), &out.steps).expect("a solution");
+        }
+    }
+
+    #[test]
+    fn a_cancelled_optimisation_keeps_its_input() {
+        let xsb = "#######\n#     #\n#@$  .#\n#     #\n#######\n";
+        let level = Level::parse(xsb).expect("a level");
+        let steps = parse_lurd("ududRRR").expect("LURD");
+        let settings = Settings { threads: 2, ..Settings::default() };
+        let out = optimize(&level, &steps, &settings, &AtomicBool::new(true)).expect("optimised");
+        assert_eq!((out.lurd.as_str(), out.after, out.exhausted), ("ududRRR", out.before, false));
     }
 
     #[test]

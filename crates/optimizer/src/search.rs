@@ -3,18 +3,24 @@
 //!
 //! A configuration is near the path when it is one of the path's, or differs from one of them
 //! in at most [`Vicinity::boxes`] boxes (up to three), each standing within
-//! [`Vicinity::radius`] squares (Manhattan distance) of the box it replaces. The search is Dijkstra's over positions
-//! (configuration, player square after the last push); a push costs one push and one move
-//! plus the shortest walk to it. Its first goal position is the cheapest in the vicinity, and
-//! as the path itself is in the vicinity, never dearer than the path.
+//! [`Vicinity::radius`] squares (Manhattan distance) of the box it replaces. The search is
+//! Dijkstra's over positions (configuration, player square after the last push); a push costs one push
+//! and one move plus the shortest walk to it. It looks only for solutions cheaper than a bound
+//! (the path's own cost), and its first goal position is the cheapest of those.
+//!
+//! The membership test removes one, two or three boxes from a configuration in every way and
+//! looks the rest up among the path's configurations less as many boxes; a bit filter turns
+//! most of those lookups away before a map is probed, and each search remembers the
+//! configurations it has tested either way.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use bisolve_board::moves::Push;
-use bisolve_board::{splitmix64, Board, BoxMap, Cell, Dir, Walks, NO_CELL};
+use bisolve_board::{splitmix64, Board, BoxMap, Cell, Dir, PassThrough, Walks, NO_CELL};
 
 use crate::Objective;
 
@@ -45,19 +51,75 @@ impl Keys {
     }
 }
 
+/// Maps keyed by [`Keys`] XORs, which are uniformly random already.
+type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
+
+/// A hasher for keys that are not random (a position's configuration number and player
+/// square): it mixes the key with splitmix64's finaliser.
+#[derive(Clone, Copy, Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let mut state = n;
+        self.0 = splitmix64(&mut state);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// One bit per value of a key's top bits, set for every key of a map: most keys a membership
+/// test asks for are in no map, and one bit turns them away before the map is probed.
+struct Filter {
+    bits: Vec<u64>,
+    shift: u32,
+}
+
+impl Filter {
+    /// A filter of about 16 bits per key (a 1-in-16 chance that a key not there passes), at
+    /// most 16 MiB.
+    fn of<'k>(keys: impl ExactSizeIterator<Item = &'k u64>) -> Filter {
+        let size = (keys.len() * 16).next_power_of_two().clamp(1 << 12, 1 << 27);
+        let mut filter = Filter { bits: vec![0; size / 64], shift: 64 - size.trailing_zeros() };
+        for &k in keys {
+            let i = (k >> filter.shift) as usize;
+            filter.bits[i / 64] |= 1 << (i % 64);
+        }
+        filter
+    }
+
+    /// False when `key` is surely not in the map the filter was made of.
+    #[inline]
+    fn may_hold(&self, key: u64) -> bool {
+        let i = (key >> self.shift) as usize;
+        self.bits[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
 /// The configurations near a path, as a membership test.
 pub(crate) struct Near<'a> {
     board: &'a Board,
     keys: &'a Keys,
     vicinity: Vicinity,
     /// The path's configurations.
-    path: HashSet<u64>,
+    path: HashSet<u64, BuildHasherDefault<PassThrough>>,
     /// A path configuration less one box (key) -> the boxes removed.
-    less_one: HashMap<u64, Vec<Cell>>,
+    less_one: KeyMap<Vec<Cell>>,
     /// A path configuration less two boxes (key) -> the pairs removed.
-    less_two: HashMap<u64, Vec<(Cell, Cell)>>,
+    less_two: KeyMap<Vec<(Cell, Cell)>>,
     /// A path configuration less three boxes (key) -> the triples removed.
-    less_three: HashMap<u64, Vec<[Cell; 3]>>,
+    less_three: KeyMap<Vec<[Cell; 3]>>,
+    /// The keys of `less_two` and `less_three`.
+    two_filter: Filter,
+    three_filter: Filter,
 }
 
 impl<'a> Near<'a> {
@@ -66,10 +128,12 @@ impl<'a> Near<'a> {
             board,
             keys,
             vicinity,
-            path: HashSet::new(),
-            less_one: HashMap::new(),
-            less_two: HashMap::new(),
-            less_three: HashMap::new(),
+            path: HashSet::default(),
+            less_one: KeyMap::default(),
+            less_two: KeyMap::default(),
+            less_three: KeyMap::default(),
+            two_filter: Filter::of([].iter()),
+            three_filter: Filter::of([].iter()),
         };
         for config in path {
             let key = keys.of(config);
@@ -95,6 +159,8 @@ impl<'a> Near<'a> {
                 }
             }
         }
+        near.two_filter = Filter::of(near.less_two.keys());
+        near.three_filter = Filter::of(near.less_three.keys());
         near
     }
 
@@ -124,7 +190,11 @@ impl<'a> Near<'a> {
             }
             if self.vicinity.boxes >= 2 {
                 for &t in &boxes[i + 1..] {
-                    if let Some(pairs) = self.less_two.get(&(k1 ^ self.keys.cell(t))) {
+                    let k2 = k1 ^ self.keys.cell(t);
+                    if !self.two_filter.may_hold(k2) {
+                        continue;
+                    }
+                    if let Some(pairs) = self.less_two.get(&k2) {
                         let fits = |&(y, z): &(Cell, Cell)| {
                             (self.close(y, s) && self.close(z, t)) || (self.close(y, t) && self.close(z, s))
                         };
@@ -147,7 +217,11 @@ impl<'a> Near<'a> {
             for (j, &t) in boxes.iter().enumerate().skip(i + 1) {
                 let k2 = k1 ^ self.keys.cell(t);
                 for &u in &boxes[j + 1..] {
-                    if let Some(triples) = self.less_three.get(&(k2 ^ self.keys.cell(u))) {
+                    let k3 = k2 ^ self.keys.cell(u);
+                    if !self.three_filter.may_hold(k3) {
+                        continue;
+                    }
+                    if let Some(triples) = self.less_three.get(&k3) {
                         if triples.iter().any(|&was| self.fit3(was, [s, t, u])) {
                             return true;
                         }
@@ -166,7 +240,7 @@ pub(crate) enum Ended {
     Full,
     /// The deadline passed or the caller cancelled.
     Stopped,
-    /// No solution in the vicinity (cannot happen when the path itself solves the level).
+    /// No solution in the vicinity cheaper than the bound.
     Empty,
 }
 
@@ -180,13 +254,23 @@ pub(crate) struct Found {
 
 /// The limits of one search.
 pub(crate) struct Bounds<'a> {
+    /// Only solutions cheaper than this (by the objective's key) are looked for.
+    pub upper: (u32, u32),
     pub max_states: usize,
     pub deadline: Option<Instant>,
     pub cancel: &'a AtomicBool,
 }
 
-/// Dijkstra's search from `start` (boxes, player) to the goals over configurations `near`
-/// allows.
+/// Configurations a search remembers as not near the path, at most (12 bytes each).
+const FAR_LIMIT: usize = 1 << 24;
+/// The number a configuration turned away gets.
+const FAR: u32 = u32::MAX;
+
+/// Dijkstra's search from `start` (boxes, player) to the goals over the configurations `near`
+/// allows, for a solution cheaper than `bounds.upper`: positions that cost as much already are
+/// not kept. (An estimate of the cost to the goals, each box's pushes to its nearest goal, made
+/// A* of it, but within a vicinity it saved a tenth of the positions and cost more time than
+/// that.)
 pub(crate) fn cheapest(
     board: &Board,
     keys: &Keys,
@@ -198,9 +282,13 @@ pub(crate) fn cheapest(
     let mut goals = board.goals().to_vec();
     goals.sort_unstable();
     let mut configs: Vec<Box<[Cell]>> = Vec::new();
-    let mut config_ids: HashMap<u64, u32> = HashMap::new();
+    // Configuration keys -> their numbers, or FAR for one turned away as not near the path.
+    let mut config_ids: KeyMap<u32> = KeyMap::default();
+    let mut far = 0usize;
     let mut positions: Vec<(u32, Cell)> = Vec::new();
-    let mut position_ids: HashMap<(u32, Cell), u32> = HashMap::new();
+    // A position (configuration number, player square) as one u64.
+    let position_key = |config: u32, player: Cell| (u64::from(config) << 32) | u64::from(player);
+    let mut position_ids: HashMap<u64, u32, BuildHasherDefault<Mix>> = HashMap::default();
     let mut cost: Vec<(u32, u32)> = Vec::new();
     let mut parent: Vec<(u32, Push)> = Vec::new();
     let mut heap = BinaryHeap::new();
@@ -210,7 +298,7 @@ pub(crate) fn cheapest(
     configs.push(first.clone().into_boxed_slice());
     config_ids.insert(keys.of(&first), 0);
     positions.push((0, start.1));
-    position_ids.insert((0, start.1), 0);
+    position_ids.insert(position_key(0, start.1), 0);
     cost.push((0, 0));
     parent.push((u32::MAX, Push { from: NO_CELL, dir: Dir::Up }));
     heap.push(Reverse((0u32, 0u32, 0u32)));
@@ -219,20 +307,23 @@ pub(crate) fn cheapest(
     let mut boxes = BoxMap::new(n);
     let mut walks = Walks::new(n);
     let mut child: Vec<Cell> = Vec::new();
+    let mut config: Vec<Cell> = Vec::new();
     let mut expanded = 0usize;
     while let Some(Reverse((c1, c2, id))) = heap.pop() {
-        if cost[id as usize] != (c1, c2) {
+        let g = (c1, c2);
+        if cost[id as usize] != g {
             continue;
         }
+        let (config_id, player) = positions[id as usize];
         expanded += 1;
         if expanded % 256 == 0
             && (bounds.cancel.load(Ordering::Relaxed) || bounds.deadline.is_some_and(|d| Instant::now() >= d))
         {
             return Err((Ended::Stopped, positions.len()));
         }
-        let (config_id, player) = positions[id as usize];
-        let config = configs[config_id as usize].clone();
-        if *config == *goals {
+        config.clear();
+        config.extend_from_slice(&configs[config_id as usize]);
+        if config == goals {
             let mut pushes = Vec::new();
             let mut at = id;
             while parent[at as usize].0 != u32::MAX {
@@ -240,11 +331,11 @@ pub(crate) fn cheapest(
                 at = parent[at as usize].0;
             }
             pushes.reverse();
-            return Ok(Found { pushes, cost: (c1, c2), states: positions.len() });
+            return Ok(Found { pushes, cost: g, states: positions.len() });
         }
         boxes.set_all(&config);
         walks.fill(board, &config, player);
-        let (moves, pushes) = objective.unkey((c1, c2));
+        let (moves, pushes) = objective.unkey(g);
         let key = keys.of(&config);
         for &b in config.iter() {
             for dir in Dir::ALL {
@@ -256,19 +347,33 @@ pub(crate) fn cheapest(
                 if to == NO_CELL || boxes.is_box(to) || board.is_push_dead(to) {
                     continue;
                 }
-                child.clear();
-                child.extend(config.iter().map(|&c| if c == b { to } else { c }));
-                child.sort_unstable();
                 let child_key = key ^ keys.cell(b) ^ keys.cell(to);
-                if !near.contains(&child, child_key) {
+                // A configuration already numbered is near; one already turned away is not.
+                let child_config = match config_ids.get(&child_key) {
+                    Some(&FAR) => continue,
+                    Some(&c) => c,
+                    None => {
+                        child.clear();
+                        child.extend(config.iter().map(|&c| if c == b { to } else { c }));
+                        child.sort_unstable();
+                        if !near.contains(&child, child_key) {
+                            if far < FAR_LIMIT {
+                                far += 1;
+                                config_ids.insert(child_key, FAR);
+                            }
+                            continue;
+                        }
+                        configs.push(child.clone().into_boxed_slice());
+                        let c = (configs.len() - 1) as u32;
+                        config_ids.insert(child_key, c);
+                        c
+                    }
+                };
+                let next_cost = objective.key(moves + walk + 1, pushes + 1);
+                if next_cost >= bounds.upper {
                     continue;
                 }
-                let next_cost = objective.key(moves + walk + 1, pushes + 1);
-                let child_config = *config_ids.entry(child_key).or_insert_with(|| {
-                    configs.push(child.clone().into_boxed_slice());
-                    (configs.len() - 1) as u32
-                });
-                let next_id = match position_ids.get(&(child_config, b)) {
+                let next_id = match position_ids.get(&position_key(child_config, b)) {
                     Some(&i) => {
                         if cost[i as usize] <= next_cost {
                             continue;
@@ -283,7 +388,7 @@ pub(crate) fn cheapest(
                         cost.push(next_cost);
                         parent.push((id, Push { from: b, dir }));
                         let i = (positions.len() - 1) as u32;
-                        position_ids.insert((child_config, b), i);
+                        position_ids.insert(position_key(child_config, b), i);
                         i
                     }
                 };
@@ -338,5 +443,42 @@ mod tests {
         assert!(near.contains(&swapped, keys.of(&swapped)));
         let too_far = [cell(4, 1), cell(5, 1), cell(1, 2), cell(6, 2)];
         assert!(!near.contains(&too_far, keys.of(&too_far)));
+    }
+
+    #[test]
+    fn the_filter_holds_every_key_it_was_made_of_and_turns_most_others_away() {
+        let mut seed = 7;
+        let keys: Vec<u64> = (0..10_000).map(|_| splitmix64(&mut seed)).collect();
+        let filter = Filter::of(keys.iter());
+        assert!(keys.iter().all(|&k| filter.may_hold(k)));
+        let passed = (0..10_000).filter(|_| filter.may_hold(splitmix64(&mut seed))).count();
+        // About one in 16 (the seed is fixed, so the count is too).
+        assert!(passed < 1_000, "{passed} of 10000 other keys passed");
+        let empty = Filter::of([].iter());
+        assert!(!empty.may_hold(keys[0]));
+    }
+
+    #[test]
+    fn a_search_finds_only_what_is_cheaper_than_its_bound() {
+        // One box pushed right three times: 3 moves, 3 pushes, and nothing cheaper.
+        let level = Level::parse("#######\n#@$  .#\n#######\n").expect("a level");
+        let board = level.board();
+        let keys = Keys::new(board.n_cells());
+        let cell = |x| board.cell(x, 1).expect("floor");
+        let path: Vec<Vec<Cell>> = (2..=5).map(|x| vec![cell(x)]).collect();
+        let near = Near::new(board, &keys, &path, Vicinity { boxes: 1, radius: 1 });
+        let cancel = AtomicBool::new(false);
+        let start = (&level.start().boxes[..], level.start().player);
+        let search = |upper| {
+            let bounds = Bounds { upper, max_states: 1000, deadline: None, cancel: &cancel };
+            cheapest(board, &keys, &near, start, Objective::Moves, &bounds)
+        };
+        let found = search((4, 0)).expect("a solution under 4 moves");
+        assert_eq!((found.cost, found.pushes.len()), ((3, 3), 3));
+        assert!(matches!(search((3, 3)), Err((Ended::Empty, _))));
+        // A state limit stops it.
+        let bounds = Bounds { upper: (4, 0), max_states: 1, deadline: None, cancel: &cancel };
+        let full = cheapest(board, &keys, &near, start, Objective::Moves, &bounds);
+        assert!(matches!(full, Err((Ended::Full, _))));
     }
 }
