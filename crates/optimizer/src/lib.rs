@@ -118,8 +118,6 @@ pub fn optimize(
     let deadline = settings.time.and_then(|t| started.checked_add(t));
     let keys = Keys::new(board.n_cells());
     let objective = settings.objective;
-    let mut best_pushes = steps_to_pushes(board, start, steps);
-    let mut best = before;
     let mut result = Optimized {
         steps: steps.to_vec(),
         lurd: steps_to_lurd(steps),
@@ -131,9 +129,9 @@ pub fn optimize(
         exhausted: false,
     };
     let threads = settings.threads.clamp(1, LADDER.len());
-    let shared = Mutex::new(Progress {
-        pushes: best_pushes,
-        best,
+    let progress = Mutex::new(Progress {
+        pushes: steps_to_pushes(board, start, steps),
+        best: before,
         generation: 0,
         next_rung: 0,
         running: 0,
@@ -143,21 +141,29 @@ pub fn optimize(
         improvements: 0,
         states: 0,
     });
-    let wake = Condvar::new();
+    let run = Run {
+        level,
+        keys: &keys,
+        objective,
+        max_states: settings.max_states,
+        deadline,
+        cancel,
+        progress,
+        wake: Condvar::new(),
+    };
     std::thread::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|| rungs(level, &keys, objective, settings.max_states, deadline, cancel, &shared, &wake));
+            s.spawn(|| run.rungs());
         }
     });
-    let progress = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    best_pushes = progress.pushes;
-    best = progress.best;
+    let progress = run.progress.into_inner().unwrap_or_else(|e| e.into_inner());
+    let best = progress.best;
     result.searches = progress.searches;
     result.improvements = progress.improvements;
     result.states = progress.states;
     result.exhausted = !progress.stopped && !progress.cut && progress.next_rung >= LADDER.len();
     if result.improvements > 0 {
-        let steps = pushes_to_steps(board, start, &best_pushes)
+        let steps = pushes_to_steps(board, start, &progress.pushes)
             .map_err(|e| OptimizeError::Internal(e.to_string()))?;
         let counts = replay(board, start, &steps).map_err(|e| OptimizeError::Internal(e.to_string()))?;
         let after = Length { moves: counts.moves, pushes: counts.pushes };
@@ -194,74 +200,81 @@ struct Progress {
     states: u64,
 }
 
-/// One thread of an optimisation: it takes the next rung to search around the best path so
-/// far, searches it, and takes the result when it beats the best by then; an improvement
-/// starts the ladder again around the new path. Threads do not wait for each other: a wider
-/// search around an older path runs on while narrow ones improve the path, and what it finds
-/// counts when it is still better. With one thread the rungs go strictly in turn.
-#[allow(clippy::too_many_arguments)]
-fn rungs(
-    level: &Level,
-    keys: &Keys,
+/// An optimisation under way: what its threads share.
+struct Run<'a> {
+    level: &'a Level,
+    keys: &'a Keys,
     objective: Objective,
     max_states: usize,
     deadline: Option<Instant>,
-    cancel: &AtomicBool,
-    shared: &Mutex<Progress>,
-    wake: &Condvar,
-) {
-    let board = level.board();
-    let start = level.start();
-    let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        let (rung, generation, pushes, upper) = {
+    cancel: &'a AtomicBool,
+    progress: Mutex<Progress>,
+    /// Signalled when a search ends or the run stops.
+    wake: Condvar,
+}
+
+impl Run<'_> {
+    /// One thread of the run: it takes the next rung to search around the best path so far,
+    /// searches it, and takes the result when it beats the best by then; an improvement starts
+    /// the ladder again around the new path. Threads do not wait for each other: a wider search
+    /// around an older path runs on while narrow ones improve the path, and what it finds counts
+    /// when it is still better. With one thread the rungs go strictly in turn.
+    fn rungs(&self) {
+        let (board, start, objective) = (self.level.board(), self.level.start(), self.objective);
+        let lock = || self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let (rung, generation, pushes, upper) = {
+                let mut p = lock();
+                loop {
+                    if self.cancel.load(Ordering::Relaxed)
+                        || self.deadline.is_some_and(|d| Instant::now() >= d)
+                    {
+                        p.stopped = true;
+                    }
+                    if p.stopped || (p.next_rung >= LADDER.len() && p.running == 0) {
+                        self.wake.notify_all();
+                        return;
+                    }
+                    if p.next_rung < LADDER.len() {
+                        break;
+                    }
+                    // Wait for a search under way: it may improve the path and restart the ladder.
+                    p = self.wake.wait(p).unwrap_or_else(|e| e.into_inner());
+                }
+                p.next_rung += 1;
+                p.running += 1;
+                (p.next_rung - 1, p.generation, p.pushes.clone(), key_of(objective, p.best))
+            };
+            let path = configurations(start.boxes.clone(), &pushes, board);
+            let near = Near::new(board, self.keys, &path, LADDER[rung]);
+            let bounds =
+                Bounds { upper, max_states: self.max_states, deadline: self.deadline, cancel: self.cancel };
+            let found = cheapest(board, self.keys, &near, (&start.boxes, start.player), objective, &bounds);
             let mut p = lock();
-            loop {
-                if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                    p.stopped = true;
+            p.running -= 1;
+            p.searches += 1;
+            match found {
+                Ok(f) => {
+                    p.states += f.states as u64;
+                    if f.cost < key_of(objective, p.best) {
+                        let (moves, n_pushes) = objective.unkey(f.cost);
+                        p.pushes = f.pushes;
+                        p.best = Length { moves: moves as usize, pushes: n_pushes as usize };
+                        p.improvements += 1;
+                        p.generation += 1;
+                        p.cut = false;
+                        // Search the narrow vicinities again around the new path.
+                        p.next_rung = 0;
+                    }
                 }
-                if p.stopped || (p.next_rung >= LADDER.len() && p.running == 0) {
-                    wake.notify_all();
-                    return;
-                }
-                if p.next_rung < LADDER.len() {
-                    break;
-                }
-                // Wait for a search under way: it may improve the path and restart the ladder.
-                p = wake.wait(p).unwrap_or_else(|e| e.into_inner());
-            }
-            p.next_rung += 1;
-            p.running += 1;
-            (p.next_rung - 1, p.generation, p.pushes.clone(), key_of(objective, p.best))
-        };
-        let path = configurations(start.boxes.clone(), &pushes, board);
-        let near = Near::new(board, keys, &path, LADDER[rung]);
-        let bounds = Bounds { upper, max_states, deadline, cancel };
-        let found = cheapest(board, keys, &near, (&start.boxes, start.player), objective, &bounds);
-        let mut p = lock();
-        p.running -= 1;
-        p.searches += 1;
-        match found {
-            Ok(f) => {
-                p.states += f.states as u64;
-                if f.cost < key_of(objective, p.best) {
-                    let (moves, n_pushes) = objective.unkey(f.cost);
-                    p.pushes = f.pushes;
-                    p.best = Length { moves: moves as usize, pushes: n_pushes as usize };
-                    p.improvements += 1;
-                    p.generation += 1;
-                    p.cut = false;
-                    // Search the narrow vicinities again around the new path.
-                    p.next_rung = 0;
+                Err((ended, states)) => {
+                    p.states += states as u64;
+                    p.stopped |= ended == Ended::Stopped;
+                    p.cut |= ended == Ended::Full && generation == p.generation;
                 }
             }
-            Err((ended, states)) => {
-                p.states += states as u64;
-                p.stopped |= ended == Ended::Stopped;
-                p.cut |= ended == Ended::Full && generation == p.generation;
-            }
+            self.wake.notify_all();
         }
-        wake.notify_all();
     }
 }
 

@@ -15,7 +15,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -51,30 +51,8 @@ impl Keys {
     }
 }
 
-/// Maps keyed by [`Keys`] XORs, which are uniformly random already.
+/// Maps keyed by [`Keys`] XORs (uniformly random already) or by keys spread as well.
 type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
-
-/// A hasher for keys that are not random (a position's configuration number and player
-/// square): it mixes the key with splitmix64's finaliser.
-#[derive(Clone, Copy, Default)]
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        let mut state = n;
-        self.0 = splitmix64(&mut state);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// One bit per value of a key's top bits, set for every key of a map: most keys a membership
 /// test asks for are in no map, and one bit turns them away before the map is probed.
@@ -124,44 +102,45 @@ pub(crate) struct Near<'a> {
 
 impl<'a> Near<'a> {
     pub(crate) fn new(board: &'a Board, keys: &'a Keys, path: &[Vec<Cell>], vicinity: Vicinity) -> Near<'a> {
-        let mut near = Near {
-            board,
-            keys,
-            vicinity,
-            path: HashSet::default(),
-            less_one: KeyMap::default(),
-            less_two: KeyMap::default(),
-            less_three: KeyMap::default(),
-            two_filter: Filter::of([].iter()),
-            three_filter: Filter::of([].iter()),
-        };
+        let mut path_keys = HashSet::default();
+        let mut less_one = KeyMap::<Vec<Cell>>::default();
+        let mut less_two = KeyMap::<Vec<(Cell, Cell)>>::default();
+        let mut less_three = KeyMap::<Vec<[Cell; 3]>>::default();
         for config in path {
             let key = keys.of(config);
-            if !near.path.insert(key) {
+            if !path_keys.insert(key) {
                 continue;
             }
             if vicinity.boxes >= 1 {
                 for &y in config {
-                    near.less_one.entry(key ^ keys.cell(y)).or_default().push(y);
+                    less_one.entry(key ^ keys.cell(y)).or_default().push(y);
                 }
             }
             if vicinity.boxes >= 2 {
                 for (i, &y) in config.iter().enumerate() {
                     for (j, &z) in config.iter().enumerate().skip(i + 1) {
                         let k2 = key ^ keys.cell(y) ^ keys.cell(z);
-                        near.less_two.entry(k2).or_default().push((y, z));
+                        less_two.entry(k2).or_default().push((y, z));
                         if vicinity.boxes >= 3 {
                             for &w in &config[j + 1..] {
-                                near.less_three.entry(k2 ^ keys.cell(w)).or_default().push([y, z, w]);
+                                less_three.entry(k2 ^ keys.cell(w)).or_default().push([y, z, w]);
                             }
                         }
                     }
                 }
             }
         }
-        near.two_filter = Filter::of(near.less_two.keys());
-        near.three_filter = Filter::of(near.less_three.keys());
-        near
+        Near {
+            board,
+            keys,
+            vicinity,
+            path: path_keys,
+            two_filter: Filter::of(less_two.keys()),
+            three_filter: Filter::of(less_three.keys()),
+            less_one,
+            less_two,
+            less_three,
+        }
     }
 
     /// True when the boxes `now` can stand for the path's boxes `was`, each within the radius
@@ -268,9 +247,7 @@ const FAR: u32 = u32::MAX;
 
 /// Dijkstra's search from `start` (boxes, player) to the goals over the configurations `near`
 /// allows, for a solution cheaper than `bounds.upper`: positions that cost as much already are
-/// not kept. (An estimate of the cost to the goals, each box's pushes to its nearest goal, made
-/// A* of it, but within a vicinity it saved a tenth of the positions and cost more time than
-/// that.)
+/// not kept.
 pub(crate) fn cheapest(
     board: &Board,
     keys: &Keys,
@@ -286,9 +263,12 @@ pub(crate) fn cheapest(
     let mut config_ids: KeyMap<u32> = KeyMap::default();
     let mut far = 0usize;
     let mut positions: Vec<(u32, Cell)> = Vec::new();
-    // A position (configuration number, player square) as one u64.
-    let position_key = |config: u32, player: Cell| (u64::from(config) << 32) | u64::from(player);
-    let mut position_ids: HashMap<u64, u32, BuildHasherDefault<Mix>> = HashMap::default();
+    // A position (configuration number, player square) as one u64, multiplied by an odd
+    // number: a one-to-one map that spreads the bits, so the key serves as its own hash.
+    let position_key = |config: u32, player: Cell| {
+        ((u64::from(player) << 32) | u64::from(config)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    };
+    let mut position_ids: KeyMap<u32> = KeyMap::default();
     let mut cost: Vec<(u32, u32)> = Vec::new();
     let mut parent: Vec<(u32, Push)> = Vec::new();
     let mut heap = BinaryHeap::new();
