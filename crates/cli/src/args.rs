@@ -43,8 +43,9 @@ pub enum Command {
     Play(PlayArgs),
     /// Make new solvable levels by pulling boxes away from their goals (after the Boxoban recipe).
     Generate(GenerateArgs),
-    /// Shorten a solution (given, or the best a SOK file stores for each level) by searching the
-    /// positions near its path; prints the result, or writes it with --sok.
+    /// Shorten a solution (given, or the best a SOK file stores for each level) by reordering its
+    /// pushes and searching the positions near its path; prints the result, or writes it with
+    /// --sok.
     Optimize(OptimizeArgs),
 }
 

@@ -41,11 +41,13 @@ struct OptimizeRecord<'a> {
 struct LengthRecord {
     moves: usize,
     pushes: usize,
+    box_lines: usize,
+    box_changes: usize,
 }
 
 impl From<Length> for LengthRecord {
     fn from(l: Length) -> LengthRecord {
-        LengthRecord { moves: l.moves, pushes: l.pushes }
+        LengthRecord { moves: l.moves, pushes: l.pushes, box_lines: l.box_lines, box_changes: l.box_changes }
     }
 }
 
@@ -164,11 +166,15 @@ fn report(
     let (b, a) = (d.before, d.after);
     let line = if status == "optimized" {
         format!(
-            "{name}: {} -> {}, {} -> {}, {seconds:.2} s",
+            "{name}: {} -> {}, {} -> {}, {} -> {}, {} -> {}, {seconds:.2} s",
             b.moves,
             count(a.moves as u64, "move"),
             b.pushes,
-            count(a.pushes as u64, "push")
+            count(a.pushes as u64, "push"),
+            b.box_lines,
+            count(a.box_lines as u64, "box line"),
+            b.box_changes,
+            count(a.box_changes as u64, "box change")
         )
     } else {
         format!(

@@ -39,6 +39,20 @@ fn stored_solutions_get_shorter_and_still_solve() {
         (second["after"]["moves"].as_u64().unwrap(), second["after"]["pushes"].as_u64().unwrap())
     );
     assert!(moves < 45, "{run}");
+    // Box lines and box changes come before and after: at least one change, no more changes
+    // than lines, and no more lines than pushes.
+    for r in &records[..2] {
+        let n = |side: &str, key: &str| r[side][key].as_u64().expect(key);
+        assert!(
+            1 <= n("after", "box_changes") && n("after", "box_changes") <= n("after", "box_lines"),
+            "{run}"
+        );
+        assert!(
+            n("after", "box_lines") <= n("after", "pushes")
+                && n("before", "box_lines") <= n("before", "pushes"),
+            "{run}"
+        );
+    }
     assert_eq!(records[2]["status"], "no solution", "{run}");
 }
 

@@ -5,9 +5,13 @@
 //! [`search`]) for the cheapest solution by the [`Objective`]. An improvement becomes the
 //! new path and the search repeats around it. When a vicinity yields nothing, a wider one is
 //! tried ([`LADDER`]), until the widest yields nothing, the time runs out or the caller
-//! cancels. Several threads search different vicinities at once. The result is replayed
-//! before it is returned and is never worse than the input by the objective.
+//! cancels. Before the vicinities, a cheap pass ([`order`]) makes the same pushes in another
+//! order when the walks between them get shorter, or the box lines and box changes fewer.
+//! Several threads search different vicinities at once. The result is replayed before it is
+//! returned and is never worse than the input by the objective, then box lines, then box
+//! changes.
 
+pub mod order;
 pub mod search;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,7 +19,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use bisolve_board::moves::{
-    pushes_to_steps, replay, steps_to_lurd, steps_to_pushes, Push, ReplayError, Step,
+    pushes_to_steps, replay, steps_to_lurd, steps_to_pushes, Push, ReplayError, ReplayStats, Step,
 };
 use bisolve_board::{Cell, Level};
 
@@ -23,10 +27,15 @@ use crate::search::{cheapest, Bounds, Ended, Keys, Near, Vicinity};
 
 pub use bisolve_board::Objective;
 
-/// The objective's key of a solution's length.
-fn key_of(objective: Objective, l: Length) -> (u32, u32) {
-    objective.key(l.moves as u32, l.pushes as u32)
+/// The objective's key of a solution's length: moves and pushes in the objective's order,
+/// then box lines, then box changes.
+fn key_of(objective: Objective, l: Length) -> (u32, u32, u32, u32) {
+    let (first, second) = objective.key(l.moves as u32, l.pushes as u32);
+    (first, second, l.box_lines as u32, l.box_changes as u32)
 }
+
+/// Rungs of one round around a path: the move-order pass, then the [`LADDER`].
+const RUNGS: usize = LADDER.len() + 1;
 
 /// The vicinities tried in turn: one box a little way off the path, two boxes, then wider,
 /// then three boxes.
@@ -60,13 +69,23 @@ impl Default for Settings {
     }
 }
 
-/// Moves and pushes of a solution.
+/// Moves, pushes, box lines and box changes of a solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Length {
     /// Player moves, pushes included.
     pub moves: usize,
     /// Pushes.
     pub pushes: usize,
+    /// Box lines ([`ReplayStats::box_lines`]).
+    pub box_lines: usize,
+    /// Box changes ([`ReplayStats::box_changes`]).
+    pub box_changes: usize,
+}
+
+impl From<ReplayStats> for Length {
+    fn from(c: ReplayStats) -> Length {
+        Length { moves: c.moves, pushes: c.pushes, box_lines: c.box_lines, box_changes: c.box_changes }
+    }
 }
 
 /// What [`optimize`] made of a solution.
@@ -78,16 +97,18 @@ pub struct Optimized {
     pub lurd: String,
     /// The input's length.
     pub before: Length,
-    /// The result's length, never worse than `before` by the objective.
+    /// The result's length, never worse than `before` by the objective, then box lines, then
+    /// box changes.
     pub after: Length,
-    /// Searches run.
+    /// Searches run (vicinity searches and move-order passes).
     pub searches: usize,
     /// Improvements found.
     pub improvements: usize,
     /// Positions the searches reached, all together.
     pub states: u64,
-    /// True when every vicinity of the [`LADDER`] was searched around the final path to its
-    /// end (nothing better is near it); false when time, the caller or a state limit cut it.
+    /// True when the move-order pass and every vicinity of the [`LADDER`] ran around the final
+    /// path to their end (nothing better is near it); false when time, the caller or a state
+    /// limit cut them.
     pub exhausted: bool,
 }
 
@@ -113,7 +134,7 @@ pub fn optimize(
     let board = level.board();
     let start = level.start();
     let counts = replay(board, start, steps)?;
-    let before = Length { moves: counts.moves, pushes: counts.pushes };
+    let before = Length::from(counts);
     let started = Instant::now();
     let deadline = settings.time.and_then(|t| started.checked_add(t));
     let keys = Keys::new(board.n_cells());
@@ -128,7 +149,7 @@ pub fn optimize(
         states: 0,
         exhausted: false,
     };
-    let threads = settings.threads.clamp(1, LADDER.len());
+    let threads = settings.threads.clamp(1, RUNGS);
     let progress = Mutex::new(Progress {
         pushes: steps_to_pushes(board, start, steps),
         best: before,
@@ -161,17 +182,14 @@ pub fn optimize(
     result.searches = progress.searches;
     result.improvements = progress.improvements;
     result.states = progress.states;
-    result.exhausted = !progress.stopped && !progress.cut && progress.next_rung >= LADDER.len();
+    result.exhausted = !progress.stopped && !progress.cut && progress.next_rung >= RUNGS;
     if result.improvements > 0 {
         let steps = pushes_to_steps(board, start, &progress.pushes)
             .map_err(|e| OptimizeError::Internal(e.to_string()))?;
         let counts = replay(board, start, &steps).map_err(|e| OptimizeError::Internal(e.to_string()))?;
-        let after = Length { moves: counts.moves, pushes: counts.pushes };
+        let after = Length::from(counts);
         if after != best || key_of(objective, after) >= key_of(objective, before) {
-            return Err(OptimizeError::Internal(format!(
-                "expected {} moves and {} pushes, replayed {} and {}",
-                best.moves, best.pushes, after.moves, after.pushes
-            )));
+            return Err(OptimizeError::Internal(format!("expected {best:?}, replayed {after:?}")));
         }
         result.lurd = steps_to_lurd(&steps);
         result.steps = steps;
@@ -187,7 +205,8 @@ struct Progress {
     best: Length,
     /// Raised each time `pushes` improves.
     generation: u64,
-    /// The next rung of the [`LADDER`] to search around `pushes`.
+    /// The next rung to run around `pushes`: 0 the move-order pass, `r` rung `r - 1` of the
+    /// [`LADDER`].
     next_rung: usize,
     /// Searches under way.
     running: usize,
@@ -220,7 +239,7 @@ impl Run<'_> {
     /// around an older path runs on while narrow ones improve the path, and what it finds counts
     /// when it is still better. With one thread the rungs go strictly in turn.
     fn rungs(&self) {
-        let (board, start, objective) = (self.level.board(), self.level.start(), self.objective);
+        let objective = self.objective;
         let lock = || self.progress.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             let (rung, generation, pushes, upper) = {
@@ -231,11 +250,11 @@ impl Run<'_> {
                     {
                         p.stopped = true;
                     }
-                    if p.stopped || (p.next_rung >= LADDER.len() && p.running == 0) {
+                    if p.stopped || (p.next_rung >= RUNGS && p.running == 0) {
                         self.wake.notify_all();
                         return;
                     }
-                    if p.next_rung < LADDER.len() {
+                    if p.next_rung < RUNGS {
                         break;
                     }
                     // Wait for a search under way: it may improve the path and restart the ladder.
@@ -245,25 +264,26 @@ impl Run<'_> {
                 p.running += 1;
                 (p.next_rung - 1, p.generation, p.pushes.clone(), key_of(objective, p.best))
             };
-            let path = configurations(start.boxes.clone(), &pushes, board);
-            let near = Near::new(board, self.keys, &path, LADDER[rung]);
-            let bounds =
-                Bounds { upper, max_states: self.max_states, deadline: self.deadline, cancel: self.cancel };
-            let found = cheapest(board, self.keys, &near, (&start.boxes, start.player), objective, &bounds);
+            let found = if rung == 0 {
+                self.reorder(&pushes)
+            } else {
+                self.vicinity(&pushes, LADDER[rung - 1], (upper.0, upper.1))
+            };
             let mut p = lock();
             p.running -= 1;
             p.searches += 1;
             match found {
-                Ok(f) => {
-                    p.states += f.states as u64;
-                    if f.cost < key_of(objective, p.best) {
-                        let (moves, n_pushes) = objective.unkey(f.cost);
-                        p.pushes = f.pushes;
-                        p.best = Length { moves: moves as usize, pushes: n_pushes as usize };
+                Ok((better, states)) => {
+                    p.states += states;
+                    if let Some((pushes, length)) =
+                        better.filter(|(_, l)| key_of(objective, *l) < key_of(objective, p.best))
+                    {
+                        p.pushes = pushes;
+                        p.best = length;
                         p.improvements += 1;
                         p.generation += 1;
                         p.cut = false;
-                        // Search the narrow vicinities again around the new path.
+                        // Run the pass and the narrow vicinities again around the new path.
                         p.next_rung = 0;
                     }
                 }
@@ -277,6 +297,49 @@ impl Run<'_> {
         }
     }
 }
+
+impl Run<'_> {
+    /// The move-order pass on `pushes`: the new order and its length when it kept one.
+    fn reorder(&self, pushes: &[Push]) -> RungResult {
+        let (board, start) = (self.level.board(), self.level.start());
+        let Some(done) = order::reorder(board, start, pushes, self.deadline, self.cancel) else {
+            return Ok((None, 0));
+        };
+        let length = Length {
+            moves: pushes.len() + done.after.walks as usize,
+            pushes: pushes.len(),
+            box_lines: done.after.box_lines as usize,
+            box_changes: done.after.box_changes as usize,
+        };
+        Ok(((done.changes > 0).then_some((done.pushes, length)), 0))
+    }
+
+    /// The vicinity search `vicinity` around `pushes` for a solution cheaper than `upper`.
+    fn vicinity(&self, pushes: &[Push], vicinity: Vicinity, upper: (u32, u32)) -> RungResult {
+        let (board, start) = (self.level.board(), self.level.start());
+        let path = configurations(start.boxes.clone(), pushes, board);
+        let near = Near::new(board, self.keys, &path, vicinity);
+        let bounds =
+            Bounds { upper, max_states: self.max_states, deadline: self.deadline, cancel: self.cancel };
+        let f = cheapest(board, self.keys, &near, (&start.boxes, start.player), self.objective, &bounds)?;
+        let (moves, n_pushes) = self.objective.unkey(f.cost);
+        // A vicinity result is cheaper by moves or pushes already; its box lines and changes
+        // are what the order pass then compares with (pushes that cannot be made count none
+        // here, and the replay at the end refuses them).
+        let tally = order::tally(board, start, &f.pushes).unwrap_or_default();
+        let length = Length {
+            moves: moves as usize,
+            pushes: n_pushes as usize,
+            box_lines: tally.box_lines as usize,
+            box_changes: tally.box_changes as usize,
+        };
+        Ok((Some((f.pushes, length)), f.states as u64))
+    }
+}
+
+/// What one rung found: a better path and its length (or nothing), and the positions it
+/// reached; or why a vicinity search ended without a result.
+type RungResult = Result<(Option<(Vec<Push>, Length)>, u64), (Ended, usize)>;
 
 /// The box configurations along a push list from `boxes`, sorted, the start's first.
 fn configurations(mut boxes: Vec<Cell>, pushes: &[Push], board: &bisolve_board::Board) -> Vec<Vec<Cell>> {
@@ -310,8 +373,8 @@ mod tests {
         // One box, pushed right three times; the player first steps up and down twice.
         let xsb = "#######\n#     #\n#@$  .#\n#     #\n#######\n";
         let out = run(xsb, "ududRRR", Objective::Moves);
-        assert_eq!(out.before, Length { moves: 7, pushes: 3 });
-        assert_eq!(out.after, Length { moves: 3, pushes: 3 });
+        assert_eq!(out.before, Length { moves: 7, pushes: 3, box_lines: 1, box_changes: 1 });
+        assert_eq!(out.after, Length { moves: 3, pushes: 3, box_lines: 1, box_changes: 1 });
         assert_eq!(out.lurd, "RRR");
         assert!(out.exhausted && out.improvements >= 1);
     }
@@ -333,7 +396,7 @@ mod tests {
         assert!(out.before.pushes > 3);
         assert_eq!(out.after.pushes, 3);
         let moves = run(xsb, "RRurrdLulldRR", Objective::Moves);
-        assert_eq!(moves.after, Length { moves: 3, pushes: 3 });
+        assert_eq!((moves.after.moves, moves.after.pushes), (3, 3));
     }
 
     #[test]
@@ -351,6 +414,17 @@ mod tests {
             assert!(out.searches >= LADDER.len());
             replay(level.board(), level.start(), &out.steps).expect("a solution");
         }
+    }
+
+    #[test]
+    fn the_order_pass_and_the_vicinities_together_leave_one_line_per_box() {
+        // Box A pushed once, box B all the way, then A again: the reordered solution pushes
+        // each box in one line and walks no more than the best order needs.
+        let xsb = "#########\n#       #\n# $  .  #\n#@      #\n# $  .  #\n#       #\n#########\n";
+        let out = run(xsb, "uRlddRRRulluRR", Objective::Moves);
+        assert_eq!(out.before, Length { moves: 14, pushes: 6, box_lines: 3, box_changes: 3 });
+        assert_eq!(out.after, Length { moves: 12, pushes: 6, box_lines: 2, box_changes: 2 });
+        assert!(out.exhausted);
     }
 
     #[test]
