@@ -12,6 +12,7 @@ mod board;
 mod cell;
 mod dir;
 mod error;
+mod hotspots;
 mod level;
 mod links;
 pub mod moves;
@@ -31,6 +32,7 @@ pub use crate::board::{
 };
 pub use crate::dir::Dir;
 pub use crate::error::{LevelError, LevelErrorKind, ParseError};
+pub use crate::hotspots::Hotspots;
 pub use crate::level::{load_collection, Collection, Level, LevelEntry};
 pub use crate::links::{LinkScratch, RoomLinks, MAX_ROOMS};
 pub use crate::objective::Objective;

@@ -236,8 +236,10 @@ pub struct Root {
 /// their targets (goals forward, start squares backward), how many areas the free squares
 /// fall into (connectivity: 1 when the player could walk everywhere no box stands), and how
 /// many links between rooms the boxes cut (room connectivity, see
-/// [`RoomLinks`](crate::RoomLinks); 0 when the expander does not count them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// [`RoomLinks`](crate::RoomLinks); 0 when the expander does not count them), and how many
+/// boxes stand in other boxes' way (hotspots, see [`Hotspots`](crate::Hotspots); 0 when the
+/// expander does not count them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FeatureCell {
     /// Boxes not on a target.
     pub unplaced: u32,
@@ -245,6 +247,8 @@ pub struct FeatureCell {
     pub areas: u32,
     /// Links between rooms cut; counted up to [`FeatureCell::MAX_CUT_LINKS`].
     pub cut_links: u32,
+    /// Hotspots; counted up to [`FeatureCell::MAX_HOTSPOTS`].
+    pub hotspots: u32,
 }
 
 impl FeatureCell {
@@ -252,13 +256,18 @@ impl FeatureCell {
     pub const MAX_AREAS: u32 = 16;
     /// Cut links beyond this count as this many.
     pub const MAX_CUT_LINKS: u32 = 7;
+    /// Hotspots beyond this count as this many.
+    pub const MAX_HOTSPOTS: u32 = 7;
 
     /// The cell as one number: distinct cells give distinct numbers, and fewer unplaced boxes
     /// give smaller ones.
     #[inline]
     pub fn pack(self) -> u32 {
         let links = self.cut_links.min(FeatureCell::MAX_CUT_LINKS);
-        (self.unplaced * (FeatureCell::MAX_CUT_LINKS + 1) + links) * FeatureCell::MAX_AREAS
+        let hotspots = self.hotspots.min(FeatureCell::MAX_HOTSPOTS);
+        ((self.unplaced * (FeatureCell::MAX_CUT_LINKS + 1) + links) * (FeatureCell::MAX_HOTSPOTS + 1)
+            + hotspots)
+            * FeatureCell::MAX_AREAS
             + self.areas.clamp(1, FeatureCell::MAX_AREAS)
             - 1
     }
@@ -267,10 +276,13 @@ impl FeatureCell {
     #[inline]
     pub fn unpack(packed: u32) -> FeatureCell {
         let rest = packed / FeatureCell::MAX_AREAS;
+        let hotspots = rest % (FeatureCell::MAX_HOTSPOTS + 1);
+        let rest = rest / (FeatureCell::MAX_HOTSPOTS + 1);
         FeatureCell {
             unplaced: rest / (FeatureCell::MAX_CUT_LINKS + 1),
             areas: packed % FeatureCell::MAX_AREAS + 1,
             cut_links: rest % (FeatureCell::MAX_CUT_LINKS + 1),
+            hotspots,
         }
     }
 }

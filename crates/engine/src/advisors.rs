@@ -63,14 +63,14 @@ mod tests {
             h,
             goal: false,
             is_macro: false,
-            cell: FeatureCell { unplaced, areas, cut_links }.pack(),
+            cell: FeatureCell { unplaced, areas, cut_links, hotspots: 0 }.pack(),
             steps: 1,
         }
     }
 
     fn advised(node: (u32, u32, u32), children: &[Child]) -> Vec<bool> {
         let mut out = Vec::new();
-        let node = FeatureCell { unplaced: node.0, areas: node.1, cut_links: node.2 }.pack();
+        let node = FeatureCell { unplaced: node.0, areas: node.1, cut_links: node.2, hotspots: 0 }.pack();
         advise(node, children, &mut out);
         out
     }

@@ -69,6 +69,7 @@ impl OptimalConfig {
         push.features = false;
         push.packing = false;
         push.room_links = false;
+        push.hotspots = false;
         push
     }
 

@@ -125,6 +125,12 @@ pub struct PushConfig {
     /// (room connectivity, see [`bisolve_board::RoomLinks`]); one walk over the free squares per
     /// child. Default off.
     pub room_links: bool,
+    /// With `features`: the feature cells also count hotspots, boxes off goals in the way of
+    /// other boxes off goals (see [`bisolve_board::Hotspots`]); a table of one bit per pair of
+    /// squares built before the search (boards of up to
+    /// [`Hotspots::MAX_CELLS`](bisolve_board::Hotspots::MAX_CELLS) cells), and a look at every
+    /// pair of boxes per child. Default off.
+    pub hotspots: bool,
     /// Packing macros: a box pushed onto the square a goal's way in starts from (see
     /// [`bisolve_deadlock::packing`]), while that goal is next to fill and its way is free, is
     /// taken on to the goal in one move. Goals of goal rooms keep their room macros. Adds
@@ -170,6 +176,7 @@ impl Default for PushConfig {
             features: false,
             packing: false,
             room_links: false,
+            hotspots: false,
             packing_macros: false,
             box_moves: false,
         }

@@ -56,8 +56,8 @@ use bisolve_board::search::{
     Child, Expander, FeatureCell, NodeRef, PackedMove, PruneCount, Root, Side, BOX_MOVE_MAX_CELLS,
 };
 use bisolve_board::{
-    child_region, Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, LinkScratch, Reach, RoomLinks,
-    State, NO_CELL,
+    child_region, Areas, Board, BoxMap, BoxRuns, Cell, Dir, Fingerprint, Hotspots, LinkScratch, Reach,
+    RoomLinks, State, NO_CELL,
 };
 use bisolve_deadlock::bound::LowerBound;
 use bisolve_deadlock::checks::{
@@ -118,6 +118,9 @@ pub struct Forward<'a> {
     /// The rooms whose cut links the feature cells count ([`PushConfig::room_links`]); none when
     /// they are not counted.
     links: RoomLinks,
+    /// Which boxes block which, for the feature cells' hotspots ([`PushConfig::hotspots`]);
+    /// empty when they are not counted.
+    hotspots: Hotspots,
 }
 
 /// A square of a room under room discipline (see [`PushConfig::room_discipline`]).
@@ -218,6 +221,8 @@ impl<'a> Forward<'a> {
         }
         let links =
             if config.features && config.room_links { RoomLinks::new(board) } else { RoomLinks::default() };
+        let hotspots =
+            if config.features && config.hotspots { Hotspots::new(board) } else { Hotspots::default() };
         Forward {
             board,
             start,
@@ -231,6 +236,7 @@ impl<'a> Forward<'a> {
             discipline,
             plans_on,
             links,
+            hotspots,
         }
     }
 
@@ -283,7 +289,8 @@ impl<'a> Forward<'a> {
             None => boxes.iter().filter(|&&b| !self.board.is_goal(b)).count() as u32,
         };
         let cut_links = self.links.cut(&s.boxes, &mut s.links);
-        FeatureCell { unplaced, areas, cut_links }.pack()
+        let hotspots = self.hotspots.count(boxes);
+        FeatureCell { unplaced, areas, cut_links, hotspots }.pack()
     }
 }
 
@@ -560,7 +567,13 @@ impl Forward<'_> {
             goal: child_off == 0,
             is_macro: matches!(how, Arrival::Macro(..)),
             cell: if self.config.features {
-                FeatureCell { unplaced: unpacked.unwrap_or(child_off as u32), areas, cut_links }.pack()
+                FeatureCell {
+                    unplaced: unpacked.unwrap_or(child_off as u32),
+                    areas,
+                    cut_links,
+                    hotspots: self.hotspots.count_moved(node.boxes, i, to),
+                }
+                .pack()
             } else {
                 0
             },

@@ -31,6 +31,7 @@ fn nothing() -> PushConfig {
         features: false,
         packing: false,
         room_links: false,
+        hotspots: false,
         packing_macros: false,
         box_moves: false,
     }
@@ -137,6 +138,32 @@ fn feature_cells_count_the_room_links_a_push_cuts_only_with_the_switch_on() {
 }
 
 #[test]
+fn feature_cells_count_hotspots_only_with_the_switch_on() {
+    // The box in the corridor keeps the box in the room from the goals. Pushing it onto a goal
+    // leaves no hotspot; every other push leaves it one. (The table reads a lone box's ways to
+    // the goals with the player anywhere: the room's box in the corridor's mouth keeps the
+    // player from the corridor's box, but not that box from the goals.)
+    let level = Level::parse("#########\n#   #####\n# $  $..#\n#   #####\n#@   ####\n#########")
+        .expect("valid level");
+    let board = level.board();
+    let (on_goal, mouth) = (board.cell(6, 2).expect("floor"), board.cell(3, 2).expect("floor"));
+    for on in [false, true] {
+        let children = start_children(&level, PushConfig { features: true, hotspots: on, ..nothing() });
+        assert!(children.iter().any(|c| c.to == on_goal) && children.iter().any(|c| c.to == mouth));
+        for child in &children {
+            let hotspots = FeatureCell::unpack(child.cell).hotspots;
+            let want = match (on, child.to) {
+                (false, _) => 0,
+                // A box on a dead square counts in no pair: the search drops it anyway.
+                (true, to) if to == on_goal || board.is_push_dead(to) => 0,
+                (true, _) => 1,
+            };
+            assert_eq!(hotspots, want, "push to {} with hotspots {on}", child.to);
+        }
+    }
+}
+
+#[test]
 fn the_node_cell_of_an_expansion_is_the_cell_its_parent_gave_it() {
     // The advisors compare each child's cell with its node's, read after the expansion: the
     // two must count alike. Two rooms and a passage, so areas and cut links both vary.
@@ -145,8 +172,8 @@ fn the_node_cell_of_an_expansion_is_the_cell_its_parent_gave_it() {
     )
     .expect("valid level");
     let board = level.board();
-    for room_links in [false, true] {
-        let config = PushConfig { features: true, room_links, ..PushConfig::default() };
+    for (room_links, hotspots) in [(false, false), (true, false), (false, true), (true, true)] {
+        let config = PushConfig { features: true, room_links, hotspots, ..PushConfig::default() };
         let forward = Forward::new(board, level.start(), config);
         let mut scratch = forward.new_scratch();
         let roots = forward.roots(&mut scratch);

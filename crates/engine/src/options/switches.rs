@@ -135,6 +135,8 @@ switches! {
         packing: bool,
         /// Feature cells count links between rooms the boxes cut.
         room_links: bool,
+        /// Feature cells count hotspots, boxes in other boxes' way.
+        hotspots: bool,
         /// Packing macros.
         packing_macros: bool,
         /// Runs of box moves.
