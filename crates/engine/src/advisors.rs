@@ -9,11 +9,13 @@
 //! The advisors read the features of the feature cells ([`FeatureCell`]):
 //! - packing: a move that places a box (fewer unplaced);
 //! - connectivity: a move that joins areas of free squares;
-//! - room connectivity: a move that reopens a link between rooms.
+//! - room connectivity: a move that reopens a link between rooms;
+//! - hotspots: a move that leaves fewer boxes in other boxes' way (counted only with
+//!   `push.hotspots`).
 //!
 //! None may recommend a move that unplaces a box. Among the moves that improve its feature,
 //! an advisor picks the one with the best cell (fewest unplaced, then fewest cut links, then
-//! fewest areas) and then the smallest bound. An expansion with at most two children also
+//! fewest hotspots, then fewest areas) and then the smallest bound. An expansion with at most two children also
 //! gets its first one for free (a forced line costs nothing), as in Festival.
 
 use bisolve_board::search::{Child, FeatureCell};
@@ -27,8 +29,12 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
         return;
     }
     let base = FeatureCell::unpack(node);
-    let improves: [fn(&FeatureCell, &FeatureCell) -> bool; 3] =
-        [|c, b| c.unplaced < b.unplaced, |c, b| c.areas < b.areas, |c, b| c.cut_links < b.cut_links];
+    let improves: [fn(&FeatureCell, &FeatureCell) -> bool; 4] = [
+        |c, b| c.unplaced < b.unplaced,
+        |c, b| c.areas < b.areas,
+        |c, b| c.cut_links < b.cut_links,
+        |c, b| c.hotspots < b.hotspots,
+    ];
     for better in improves {
         let pick = children
             .iter()
@@ -54,6 +60,10 @@ mod tests {
     use bisolve_board::{Dir, Fingerprint};
 
     fn child(unplaced: u32, areas: u32, cut_links: u32, h: u32) -> Child {
+        hot_child(FeatureCell { unplaced, areas, cut_links, hotspots: 0 }, h)
+    }
+
+    fn hot_child(cell: FeatureCell, h: u32) -> Child {
         Child {
             box_index: 0,
             to: 0,
@@ -63,7 +73,7 @@ mod tests {
             h,
             goal: false,
             is_macro: false,
-            cell: FeatureCell { unplaced, areas, cut_links, hotspots: 0 }.pack(),
+            cell: cell.pack(),
             steps: 1,
         }
     }
@@ -95,6 +105,15 @@ mod tests {
         let forced = [child(3, 1, 0, 10), child(3, 1, 0, 12)];
         assert_eq!(advised((3, 1, 0), &forced), [true, false]);
         assert!(advised((3, 1, 0), &[]).is_empty());
+    }
+
+    #[test]
+    fn the_hotspots_advisor_picks_the_move_that_clears_a_box_out_of_the_way() {
+        let cell = |hotspots| FeatureCell { unplaced: 3, areas: 1, cut_links: 0, hotspots };
+        let children = [hot_child(cell(2), 10), hot_child(cell(1), 12), hot_child(cell(1), 9)];
+        let mut out = Vec::new();
+        advise(cell(2).pack(), &children, &mut out);
+        assert_eq!(out, [false, false, true]);
     }
 
     #[test]
