@@ -96,7 +96,7 @@ struct Pass<'a> {
     /// The box squares before push `i`, by box number: `boxes * i ..`.
     snapshots: Vec<Cell>,
     boxes: usize,
-    /// The walk before each push, and its running sum (`walk_sum[i]`: walks before push `i`).
+    /// The walks' running sum: `walk_sum[i]` is the walking before pushes `0..i`.
     walk_sum: Vec<u64>,
     /// Line boundaries: the index of each line's first push, then `pushes.len()`.
     lines: Vec<usize>,
