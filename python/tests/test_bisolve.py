@@ -254,29 +254,25 @@ def test_solving_releases_the_gil():
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT from a timer needs POSIX")
 def test_ctrl_c_stops_a_running_solve_promptly():
     # A process started in the background by a shell inherits SIGINT ignored, and Python then
-    # raises nothing for it; the test sets Python's own handler for its duration.
+    # raises nothing for it; the test sets Python's own handler for its duration. The time
+    # limit only keeps a lost signal from running the endless level to the memory limit: the
+    # test then fails in half a minute.
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        _ctrl_c_stops_each_kind_of_solve()
+        for run in (
+            lambda: bisolve.solve(ENDLESS, threads=1, time_limit=30),
+            lambda: bisolve.solve_many([ENDLESS] * 4, jobs=2, time_limit=30),
+        ):
+            timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+            started = time.monotonic()
+            timer.start()
+            with pytest.raises(KeyboardInterrupt):
+                run()
+            took = time.monotonic() - started
+            timer.join()
+            assert took < 5, took
     finally:
         signal.signal(signal.SIGINT, before)
-
-
-def _ctrl_c_stops_each_kind_of_solve():
-    # The time limit only keeps a lost signal from running the endless level to the memory
-    # limit: the test then fails in half a minute.
-    for run in (
-        lambda: bisolve.solve(ENDLESS, threads=1, time_limit=30),
-        lambda: bisolve.solve_many([ENDLESS] * 4, jobs=2, time_limit=30),
-    ):
-        timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
-        started = time.monotonic()
-        timer.start()
-        with pytest.raises(KeyboardInterrupt):
-            run()
-        took = time.monotonic() - started
-        timer.join()
-        assert took < 5, took
 
 
 def test_replay_gives_the_positions_along_a_solution(demo):
