@@ -23,6 +23,7 @@ pub mod freeze;
 pub mod goal_areas;
 pub mod jams;
 pub mod packing;
+pub mod pair_costs;
 pub mod pairs;
 pub mod rooms;
 pub mod sealed;

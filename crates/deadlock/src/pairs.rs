@@ -131,10 +131,53 @@ impl PairTable {
     }
 }
 
-/// Working state of the retrograde analysis.
-struct Builder<'a> {
-    board: &'a Board,
+/// The two-box positions one move back leads to from boxes on `a` and `b`, the player's
+/// region being the cells `reaches` accepts: undone pushes (`PairMode::Push`) or undone pulls,
+/// as (the moved box's new cell, the other box, the player's cell), into `moves`.
+pub(crate) fn retrograde_moves(
+    board: &Board,
     mode: PairMode,
+    a: Cell,
+    b: Cell,
+    reaches: impl Fn(Cell) -> bool,
+    moves: &mut Vec<(Cell, Cell, Cell)>,
+) {
+    moves.clear();
+    for (x, other) in [(a, b), (b, a)] {
+        for d in Dir::ALL {
+            let next = board.neighbour(x, d);
+            match mode {
+                // Undoing pushes: the player stands on `next`, steps back to `beyond`,
+                // and the box follows.
+                PairMode::Push => {
+                    if next == NO_CELL || !reaches(next) {
+                        continue;
+                    }
+                    let beyond = board.neighbour(next, d);
+                    if beyond == NO_CELL || beyond == other {
+                        continue;
+                    }
+                    moves.push((next, other, beyond));
+                }
+                // Undoing pulls: the player behind the box pushes it onto `next`.
+                PairMode::Pull => {
+                    let behind = board.neighbour(x, d.opposite());
+                    if behind == NO_CELL || !reaches(behind) {
+                        continue;
+                    }
+                    if next == NO_CELL || next == other {
+                        continue;
+                    }
+                    moves.push((next, other, x));
+                }
+            }
+        }
+    }
+}
+
+/// The areas the free floor falls into around two boxes alone on the board, found on demand
+/// and remembered (the retrograde analyses of pairs ask for them again and again).
+pub(crate) struct PairAreas {
     n: usize,
     boxes: BoxMap,
     reach: Reach,
@@ -143,6 +186,85 @@ struct Builder<'a> {
     area_index: Vec<u32>,
     /// Area labels of the pairs that split the floor.
     labels: Vec<Vec<u8>>,
+}
+
+impl PairAreas {
+    pub(crate) fn new(n: usize) -> PairAreas {
+        PairAreas {
+            n,
+            boxes: BoxMap::new(n),
+            reach: Reach::new(n),
+            area_index: vec![0; n * n],
+            labels: Vec::new(),
+        }
+    }
+
+    /// The area labels of the free floor with boxes on `a < b` (`u8::MAX` for the boxes'
+    /// cells), or `None` when it is one area.
+    pub(crate) fn get(&mut self, board: &Board, a: Cell, b: Cell) -> Option<&Vec<u8>> {
+        let pair = a as usize * self.n + b as usize;
+        if self.area_index[pair] == 0 {
+            let adjacent = board.neighbours(a).contains(&b);
+            self.area_index[pair] = 1;
+            if adjacent || !ring_joins(board, a, b) || !ring_joins(board, b, a) {
+                self.boxes.set(a, 0);
+                self.boxes.set(b, 1);
+                let mut area_of = vec![u8::MAX; self.n];
+                let mut count = 0u8;
+                for c in 0..self.n as Cell {
+                    if area_of[c as usize] != u8::MAX || self.boxes.is_box(c) {
+                        continue;
+                    }
+                    self.reach.fill(board, &self.boxes, c);
+                    for r in self.reach.cells() {
+                        area_of[r as usize] = count;
+                    }
+                    count = count.saturating_add(1).min(63);
+                }
+                self.boxes.clear(a);
+                self.boxes.clear(b);
+                if count > 1 {
+                    self.area_index[pair] = self.labels.len() as u32 + 2;
+                    self.labels.push(area_of);
+                }
+            }
+        }
+        match self.area_index[pair] {
+            k @ 2.. => Some(&self.labels[k as usize - 2]),
+            _ => None,
+        }
+    }
+
+    /// The area (bit index) the player on `p` is in, with boxes on `a < b`.
+    pub(crate) fn area(&mut self, board: &Board, a: Cell, b: Cell, p: Cell) -> u32 {
+        self.get(board, a, b).map_or(0, |areas| u32::from(areas[p as usize]))
+    }
+
+    /// A cell of each area of the free floor with boxes on `a < b`, in label order.
+    pub(crate) fn firsts(&mut self, board: &Board, a: Cell, b: Cell) -> Vec<Cell> {
+        match self.get(board, a, b) {
+            None => (0..self.n as Cell).find(|&c| c != a && c != b).into_iter().collect(),
+            Some(area_of) => {
+                let mut firsts = Vec::new();
+                let mut seen = 0u64;
+                for (c, &ar) in area_of.iter().enumerate() {
+                    if ar != u8::MAX && seen & (1 << ar) == 0 {
+                        seen |= 1 << ar;
+                        firsts.push(c as Cell);
+                    }
+                }
+                firsts
+            }
+        }
+    }
+}
+
+/// Working state of the retrograde analysis.
+struct Builder<'a> {
+    board: &'a Board,
+    mode: PairMode,
+    n: usize,
+    areas: PairAreas,
     /// Alive positions, per pair as in `area_index`: a bit mask of alive areas (bit 0 for
     /// pairs that do not split the floor).
     alive: Vec<u64>,
@@ -191,16 +313,7 @@ fn ring_joins(board: &Board, x: Cell, other: Cell) -> bool {
 impl<'a> Builder<'a> {
     fn new(board: &'a Board, mode: PairMode) -> Builder<'a> {
         let n = board.n_cells();
-        Builder {
-            board,
-            mode,
-            n,
-            boxes: BoxMap::new(n),
-            reach: Reach::new(n),
-            area_index: vec![0; n * n],
-            labels: Vec::new(),
-            alive: vec![0; n * n],
-        }
+        Builder { board, mode, n, areas: PairAreas::new(n), alive: vec![0; n * n] }
     }
 
     /// True if a lone box on `cell` can never reach a target (pruned on its own).
@@ -214,42 +327,12 @@ impl<'a> Builder<'a> {
     /// The area labels of the free floor with boxes on `a < b`, or `None` when it is one
     /// area.
     fn areas(&mut self, a: Cell, b: Cell) -> Option<&Vec<u8>> {
-        let pair = a as usize * self.n + b as usize;
-        if self.area_index[pair] == 0 {
-            let adjacent = self.board.neighbours(a).contains(&b);
-            self.area_index[pair] = 1;
-            if adjacent || !ring_joins(self.board, a, b) || !ring_joins(self.board, b, a) {
-                self.boxes.set(a, 0);
-                self.boxes.set(b, 1);
-                let mut area_of = vec![u8::MAX; self.n];
-                let mut count = 0u8;
-                for c in 0..self.n as Cell {
-                    if area_of[c as usize] != u8::MAX || self.boxes.is_box(c) {
-                        continue;
-                    }
-                    self.reach.fill(self.board, &self.boxes, c);
-                    for r in self.reach.cells() {
-                        area_of[r as usize] = count;
-                    }
-                    count = count.saturating_add(1).min(63);
-                }
-                self.boxes.clear(a);
-                self.boxes.clear(b);
-                if count > 1 {
-                    self.area_index[pair] = self.labels.len() as u32 + 2;
-                    self.labels.push(area_of);
-                }
-            }
-        }
-        match self.area_index[pair] {
-            k @ 2.. => Some(&self.labels[k as usize - 2]),
-            _ => None,
-        }
+        self.areas.get(self.board, a, b)
     }
 
     /// The area (bit index) the player on `p` is in, with boxes on `a < b`.
     fn area(&mut self, a: Cell, b: Cell, p: Cell) -> u32 {
-        self.areas(a, b).map_or(0, |areas| u32::from(areas[p as usize]))
+        self.areas.area(self.board, a, b, p)
     }
 
     fn build(mut self) -> PairTable {
@@ -264,21 +347,7 @@ impl<'a> Builder<'a> {
             for &h in &goals[i + 1..] {
                 let (a, b) = (g.min(h), g.max(h));
                 // Every area of the solved pair is alive: the player can end anywhere.
-                let areas: Vec<Cell> = match self.areas(a, b).cloned() {
-                    None => (0..self.n as Cell).find(|&c| c != a && c != b).into_iter().collect(),
-                    Some(area_of) => {
-                        let mut firsts = Vec::new();
-                        let mut seen = 0u64;
-                        for (c, &ar) in area_of.iter().enumerate() {
-                            if ar != u8::MAX && seen & (1 << ar) == 0 {
-                                seen |= 1 << ar;
-                                firsts.push(c as Cell);
-                            }
-                        }
-                        firsts
-                    }
-                };
-                for p in areas {
+                for p in self.areas.firsts(board, a, b) {
                     if self.mark(a, b, p) {
                         queue.push((a, b, p));
                     }
@@ -295,37 +364,7 @@ impl<'a> Builder<'a> {
                 Some(l) => l[c as usize] == region,
                 None => c != a && c != b,
             };
-            moves.clear();
-            for (x, other) in [(a, b), (b, a)] {
-                for d in Dir::ALL {
-                    let next = board.neighbour(x, d);
-                    match self.mode {
-                        // Undoing pushes: the player stands on `next`, steps back to `beyond`,
-                        // and the box follows.
-                        PairMode::Push => {
-                            if next == NO_CELL || !reaches(next) {
-                                continue;
-                            }
-                            let beyond = board.neighbour(next, d);
-                            if beyond == NO_CELL || beyond == other {
-                                continue;
-                            }
-                            moves.push((next, other, beyond));
-                        }
-                        // Undoing pulls: the player behind the box pushes it onto `next`.
-                        PairMode::Pull => {
-                            let behind = board.neighbour(x, d.opposite());
-                            if behind == NO_CELL || !reaches(behind) {
-                                continue;
-                            }
-                            if next == NO_CELL || next == other {
-                                continue;
-                            }
-                            moves.push((next, other, x));
-                        }
-                    }
-                }
-            }
+            retrograde_moves(board, self.mode, a, b, reaches, &mut moves);
             for &(moved, other, player) in &moves {
                 let (a, b) = (moved.min(other), moved.max(other));
                 if self.mark(a, b, player) {

@@ -42,6 +42,12 @@ pub struct PushConfig {
     /// with any other box is pruned (see [`bisolve_deadlock::pairs`]). Boards of up to
     /// [`bisolve_deadlock::pairs::MAX_CELLS`] cells. Default on.
     pub pair_deadlocks: bool,
+    /// The pair bound: a table, built before the search by the same retrograde analysis, of
+    /// the pushes every two-box position needs alone; a position's bound is the larger of the
+    /// matching and the costs of disjoint pairs of its boxes plus the distances of the others
+    /// (see [`bisolve_deadlock::pair_costs`]). Boards of up to
+    /// [`bisolve_deadlock::pairs::MAX_CELLS`] cells. Default off.
+    pub pair_bound: bool,
     /// Triple deadlocks: the three-box table of [`bisolve_deadlock::triples`] (boards of up to
     /// [`bisolve_deadlock::triples::MAX_LIVE_CELLS`] live squares), checked between the pushed
     /// box and every two other boxes within four steps of it. Default off: on XSokoban 1-45
@@ -163,6 +169,7 @@ impl Default for PushConfig {
             corral_deadlocks: true,
             shut_in: true,
             pair_deadlocks: true,
+            pair_bound: false,
             triple_deadlocks: false,
             sealed_goals: true,
             jams: true,

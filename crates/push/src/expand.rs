@@ -45,6 +45,7 @@ impl Expander for Forward<'_> {
             pruned_discipline: 0,
             pruned_plan: 0,
             links: LinkScratch::default(),
+            pairs: PairScratch::default(),
         }
     }
 
@@ -64,6 +65,7 @@ impl Expander for Forward<'_> {
         let Some(h) = s.bound.prepare(board.goal_distances(), boxes) else {
             return Vec::new();
         };
+        let h = self.with_pairs(s, h, boxes, None, player);
         let cell = if self.config.features {
             s.boxes.set_all(boxes);
             let areas = s.areas.label(board, boxes);

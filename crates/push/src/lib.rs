@@ -66,6 +66,7 @@ use bisolve_deadlock::checks::{
 use bisolve_deadlock::diagonal;
 use bisolve_deadlock::goal_areas::{AreaCheck, GoalAreas};
 use bisolve_deadlock::packing::PackingOrder;
+use bisolve_deadlock::pair_costs::{PairCosts, PairScratch};
 use bisolve_deadlock::pairs::{PairMode, PairTable};
 use bisolve_deadlock::rooms::{GoalRoom, GoalRooms, PlanKeys, MAX_PLAN_ROOMS};
 use bisolve_deadlock::sealed::SealedTargets;
@@ -93,6 +94,9 @@ pub struct Forward<'a> {
     start: &'a State,
     config: PushConfig,
     pairs: Option<Arc<PairTable>>,
+    /// The pushes of every two-box position, when the pair bound is on and the board is small
+    /// enough for one.
+    pair_costs: Option<Arc<PairCosts>>,
     /// The triple deadlock table, when it is on and the board is small enough for one.
     triples: Option<Arc<TripleTable>>,
     /// The tests a child is put to once its player's region is known, in order: pairs,
@@ -177,6 +181,8 @@ impl<'a> Forward<'a> {
         let pairs = shared(config.pair_deadlocks, others.iter().map(|o| o.pairs.clone()), || {
             PairTable::new(board, PairMode::Push)
         });
+        let pair_costs =
+            shared(config.pair_bound, others.iter().map(|o| o.pair_costs.clone()), || PairCosts::new(board));
         let triples = shared(config.triple_deadlocks, others.iter().map(|o| o.triples.clone()), || {
             TripleTable::new(board)
         });
@@ -228,6 +234,7 @@ impl<'a> Forward<'a> {
             start,
             config,
             pairs,
+            pair_costs,
             triples,
             tests,
             rooms,
@@ -330,6 +337,27 @@ impl Forward<'_> {
         } else {
             &[]
         }
+    }
+
+    /// `h`, or the pair bound of the position of `boxes` with box `i` moved to `to` and the
+    /// player on `player` when that is larger (with the pair bound on).
+    fn with_pairs(
+        &self,
+        s: &mut PushScratch,
+        h: u32,
+        boxes: &[Cell],
+        moved: Option<(usize, Cell)>,
+        player: Cell,
+    ) -> u32 {
+        let Some(costs) = &self.pair_costs else { return h };
+        s.child_boxes.clear();
+        s.child_boxes.extend_from_slice(boxes);
+        if let Some((i, to)) = moved {
+            s.child_boxes[i] = to;
+        }
+        let distances = self.board.goal_distances();
+        let pairs = costs.bound(&s.child_boxes, player, |c| u32::from(distances.nearest(c)), &mut s.pairs);
+        h.max(pairs)
     }
 
     /// The bound of a child whose push froze a box on a goal: its frozen set grew, so its
@@ -539,6 +567,7 @@ impl Forward<'_> {
             macro_player.unwrap_or(b),
             macro_player.is_none(),
         );
+        let h = self.with_pairs(s, h, node.boxes, Some((i, to)), player);
         let child = AfterMove {
             board,
             before: node.boxes,
@@ -626,6 +655,8 @@ pub struct PushScratch {
     pruned_discipline: u64,
     pruned_plan: u64,
     links: LinkScratch,
+    /// The pair bound's working memory.
+    pairs: PairScratch,
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ fn nothing() -> PushConfig {
         corral_deadlocks: false,
         shut_in: false,
         pair_deadlocks: false,
+        pair_bound: false,
         triple_deadlocks: false,
         sealed_goals: false,
         jams: false,
@@ -197,4 +198,30 @@ fn the_node_cell_of_an_expansion_is_the_cell_its_parent_gave_it() {
         }
         assert!(seen.len() > 1, "the children's cells differ");
     }
+}
+
+#[test]
+fn the_pair_bound_raises_the_bound_only_with_the_switch_on() {
+    // The box on the goal in the nook must come out for the other box to pass, and go back:
+    // the two need 6 pushes alone, where their distances to the goals add up to 2.
+    let level = Level::parse("#######\n#  # ##\n#  #* #\n#   $ #\n#    +#\n#######").expect("valid level");
+    let board = level.board();
+    let matching = PushConfig { bound: BoundKind::Matching, ..nothing() };
+    let root_h = |config: PushConfig| {
+        let forward = Forward::new(board, level.start(), config);
+        let mut scratch = forward.new_scratch();
+        forward.roots(&mut scratch)[0].h
+    };
+    let (without, with) = (root_h(matching), root_h(PushConfig { pair_bound: true, ..matching }));
+    assert_eq!((without, with), (2, 6));
+    // The children: the same pushes, each bound at least the matching's.
+    let plain = start_children(&level, matching);
+    let paired = start_children(&level, PushConfig { pair_bound: true, ..matching });
+    assert_eq!(plain.len(), paired.len());
+    assert!(!plain.is_empty());
+    for (a, b) in plain.iter().zip(&paired) {
+        assert_eq!((a.to, a.dir), (b.to, b.dir));
+        assert!(b.h >= a.h, "{} against {}", b.h, a.h);
+    }
+    assert!(paired.iter().zip(&plain).any(|(b, a)| b.h > a.h));
 }

@@ -111,6 +111,8 @@ switches! {
         shut_in: bool,
         /// Pair deadlock table.
         pair_deadlocks: bool,
+        /// The pair bound: pushes of two-box positions.
+        pair_bound: bool,
         /// Triple deadlock table.
         triple_deadlocks: bool,
         /// Sealed goals.
