@@ -21,7 +21,8 @@ fn switches() -> Vec<String> {
                 "false" => "true",
                 _ => continue,
             };
-            flips.push(format!("--set={table}.{key}={flipped}"));
+            let key = if table.is_empty() { key.to_string() } else { format!("{table}.{key}") };
+            flips.push(format!("--set={key}={flipped}"));
         }
     }
     assert!(flips.len() > 30, "the switches of `bisolve options`: {flips:?}");

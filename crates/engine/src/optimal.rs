@@ -11,6 +11,15 @@
 //! pushes still needed, which bounds the moves still needed too. The bound is admissible, so
 //! the first goal whose key no open position's key undercuts is optimal.
 //!
+//! The fewest pushes come in two phases ([`OptimalConfig::phases`]). The first is A* over
+//! the player's regions, as the other searches store positions, counting pushes only: a
+//! position there stands for every square of its region, so there are several times fewer of
+//! them. It runs until every position whose pushes plus bound reach the fewest pushes `P` is
+//! expanded; then each holds its fewest pushes, and the positions on the paths of `P` pushes
+//! are read back from the goals. The second phase is the exact search above, kept
+//! to those positions (each child's region must be on such a path, reached with the pushes
+//! that path has there): it finds the fewest moves among the solutions of `P` pushes.
+//!
 //! On several threads the positions of least key are taken in batches and expanded at once,
 //! each thread a slice of the batch with its own expander scratch. The table is in shards
 //! picked by the fingerprint, and each shard merges its children on a thread of its own, in
@@ -19,21 +28,25 @@
 //! cheaply after its expansion: it is then queued again (reopened), and a goal is proven only
 //! once every open key reaches its key. One thread takes one position at a time: plain A*.
 
+mod paths;
+mod table;
+
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use bisolve_board::moves::{pushes_to_steps, replay, steps_to_lurd, Push};
-use bisolve_board::search::{Child, Expander, NodeRef};
-use bisolve_board::{Board, Cell, Dir, Fingerprint, Level, Objective, PassThrough, Walks};
-use bisolve_push::{Forward, PushConfig};
+use bisolve_board::search::{Expander, NodeRef, Side};
+use bisolve_board::{Board, Cell, Dir, Fingerprint, Level, Objective, State, Walks};
+use bisolve_push::{Forward, PushConfig, PushScratch};
 use rayon::prelude::*;
+use rayon::ThreadPool;
 
-use crate::limits::{Limits, Stop};
+use crate::limits::{Cutoff, Limits, Stop};
 use crate::report::{FoundBy, Optimality, Outcome, Report, Solution, SolveError};
 use crate::stats::{SideStats, Stats};
+use paths::{on_paths, OnPaths};
+use table::{merge_shard, shard_capacity, Entry, Meta, Part, Table, ROOT};
 
 /// What an optimal search runs with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,13 +57,17 @@ pub struct OptimalConfig {
     pub threads: usize,
     /// The forward tests (made safe by [`OptimalConfig::forward`]).
     pub push: PushConfig,
+    /// With the pushes objective: find the fewest pushes over the player's regions first, then
+    /// search exact positions only on the paths of that many pushes (see the module's
+    /// documentation). Off, the exact search runs alone, as for the moves objective.
+    pub phases: bool,
 }
 
 impl OptimalConfig {
     /// An optimal search for `objective` on `threads` threads with the forward tests of `push`
     /// that keep optimality.
     pub fn new(objective: Objective, threads: usize, push: PushConfig) -> OptimalConfig {
-        OptimalConfig { objective, threads: threads.max(1), push: OptimalConfig::forward(push) }
+        OptimalConfig { objective, threads: threads.max(1), push: OptimalConfig::forward(push), phases: true }
     }
 
     /// The switches of `push` an optimal search can use: the deadlock tests and the bound as
@@ -81,153 +98,52 @@ impl OptimalConfig {
 
 /// Positions expanded per thread in one batch on several threads.
 const BATCH_PER_THREAD: usize = 256;
-/// No parent: the start.
-const ROOT: Id = Id::MAX;
-
-/// What the table keeps of a position besides its cells.
-#[derive(Clone, Copy, Debug)]
-struct Meta {
-    /// The position this one was last reached from more cheaply than before ([`ROOT`]: none).
-    parent: Id,
-    /// The pushed box's cell before the push, and the push's direction.
-    from: Cell,
-    dir: Dir,
-    pushes: u32,
-    moves: u32,
-    /// The bound on the pushes still needed.
-    h: u32,
+/// How a run of the search treats positions.
+#[derive(Clone, Copy)]
+enum Phase<'a> {
+    /// Positions by the player's region, counting pushes only (the first phase).
+    Regions,
+    /// Exact positions; with a set, only children whose region is on a path of the fewest
+    /// pushes, reached with the pushes that path has there.
+    Exact(Option<&'a OnPaths>),
 }
 
-/// A child of an expanded position, as a thread reports it for the merge; its cells follow in
-/// the thread's cell list for the same shard.
-#[derive(Clone, Copy, Debug)]
-struct Made {
-    meta: Meta,
-    goal: bool,
-    fp: Fingerprint,
+/// What every run of one solve shares.
+struct Search<'a, 'l> {
+    fwd: &'a Forward<'l>,
+    board: &'l Board,
+    objective: Objective,
+    start: &'l State,
+    threads: usize,
+    pool: Option<ThreadPool>,
+    stop: Stop<'a>,
 }
 
-/// A position's number: `local << bits | shard`, for `2^bits` shards.
-type Id = u32;
-
-/// The open list's entry: the key (first, second), then the bound (deeper positions first),
-/// then the position's number.
-type Entry = Reverse<(u32, u32, u32, Id)>;
-
-/// One thread's working memory for expanding.
-struct Part<S> {
-    scratch: S,
-    walks: Walks,
-    children: Vec<Child>,
-    /// The positions of the batch this thread expands.
-    nodes: Vec<Id>,
-    /// The children that may be new, per shard, and their cells (a stride each).
-    made: Vec<Vec<Made>>,
-    cells: Vec<Vec<Cell>>,
-    /// Children already in the table at least as cheaply, left out of `made`.
-    known: u64,
-}
-
-/// One shard of the table: the positions whose fingerprints pick it, with their cells (player
-/// first, then the boxes, box `i` the same box along a path), what the search knows of each,
-/// the map from fingerprints to them, and their open list. The merge runs a shard per thread.
-struct Shard {
-    cells: Vec<Cell>,
-    meta: Vec<Meta>,
-    index: HashMap<Fingerprint, u32, BuildHasherDefault<PassThrough>>,
-    open: BinaryHeap<Entry>,
-    /// The best goal this shard holds: its key and its number.
-    best: Option<((u32, u32), Id)>,
+/// How a run ended: its table, and what it counted.
+struct Ran {
+    table: Table,
     stats: SideStats,
 }
 
-impl Shard {
-    fn bytes(&self) -> usize {
-        self.cells.capacity() * size_of::<Cell>()
-            + self.meta.capacity() * size_of::<Meta>()
-            + self.index.capacity() * (size_of::<Fingerprint>() + size_of::<u32>() + 1)
-            + self.open.capacity() * size_of::<Entry>()
-    }
+/// What the runs of one solve add up to: their counts, their states, and the larger of their
+/// tables and of their open lists, in bytes.
+#[derive(Default)]
+struct Totals {
+    stats: SideStats,
+    states: usize,
+    bytes: (usize, usize),
 }
 
-/// The shards, and how to find a position in them.
-struct Table {
-    stride: usize,
-    /// `2^bits` shards.
-    bits: u32,
-    shards: Vec<Shard>,
-}
-
-impl Table {
-    /// A table of at least `shards` shards (the next power of two).
-    fn new(stride: usize, shards: usize) -> Table {
-        let bits = shards.max(1).next_power_of_two().trailing_zeros();
-        let shards = (0..1usize << bits)
-            .map(|_| Shard {
-                cells: Vec::new(),
-                meta: Vec::new(),
-                index: HashMap::default(),
-                open: BinaryHeap::new(),
-                best: None,
-                stats: SideStats::default(),
-            })
-            .collect();
-        Table { stride, bits, shards }
+impl Totals {
+    fn add(&mut self, ran: &Ran) {
+        self.stats.add(&ran.stats);
+        for shard in &ran.table.shards {
+            self.stats.add(&shard.stats);
+        }
+        self.states += ran.table.len();
+        let open: usize = ran.table.shards.iter().map(|s| s.open.capacity() * size_of::<Entry>()).sum();
+        self.bytes = self.bytes.max((ran.table.bytes() - open, open));
     }
-
-    /// The shard a fingerprint picks (by its high bits: the maps hash the low ones).
-    fn shard_of(&self, fp: Fingerprint) -> usize {
-        ((fp.0 >> 64) as usize) & (self.shards.len() - 1)
-    }
-
-    fn split(&self, id: Id) -> (usize, usize) {
-        (id as usize & (self.shards.len() - 1), (id >> self.bits) as usize)
-    }
-
-    /// The number of position `local` of shard `s`.
-    fn id(&self, s: usize, local: usize) -> Id {
-        ((local << self.bits) | s) as Id
-    }
-
-    fn meta(&self, id: Id) -> Meta {
-        let (s, local) = self.split(id);
-        self.shards[s].meta[local]
-    }
-
-    fn cells(&self, id: Id) -> &[Cell] {
-        let (s, local) = self.split(id);
-        &self.shards[s].cells[local * self.stride..(local + 1) * self.stride]
-    }
-
-    /// The cost so far of the position `fp`, when the table has it.
-    fn known(&self, fp: Fingerprint) -> Option<Meta> {
-        let shard = &self.shards[self.shard_of(fp)];
-        shard.index.get(&fp).map(|&local| shard.meta[local as usize])
-    }
-
-    fn len(&self) -> usize {
-        self.shards.iter().map(|s| s.meta.len()).sum()
-    }
-
-    fn bytes(&self) -> usize {
-        self.shards.iter().map(Shard::bytes).sum()
-    }
-
-    /// The least key open in any shard (a stale entry's key is larger than its position's,
-    /// whose fresh entry is open too), with its shard.
-    fn least_open(&self) -> Option<((u32, u32, u32, Id), usize)> {
-        self.shards.iter().enumerate().filter_map(|(s, sh)| sh.open.peek().map(|e| (e.0, s))).min()
-    }
-
-    /// The best goal of any shard.
-    fn best(&self) -> Option<((u32, u32), Id)> {
-        self.shards.iter().filter_map(|s| s.best).min()
-    }
-}
-
-/// The most positions a shard of `2^bits` may number: ids are `u32`.
-fn shard_capacity(bits: u32) -> usize {
-    (u32::MAX >> bits) as usize
 }
 
 /// Solves `level` optimally for `config.objective`, within `limits`.
@@ -242,21 +158,6 @@ pub fn solve_optimal(
     let objective = config.objective;
     let threads = config.threads.max(1);
     let fwd = Forward::new(board, start, config.push);
-    let stop = Stop::new(*limits, cancel, 1);
-    let stride = 1 + start.boxes.len();
-    let mut table = Table::new(stride, threads);
-    let shards = table.shards.len();
-    let mut parts: Vec<Part<_>> = (0..threads)
-        .map(|_| Part {
-            scratch: fwd.new_scratch(),
-            walks: Walks::new(board.n_cells()),
-            children: Vec::new(),
-            nodes: Vec::new(),
-            made: vec![Vec::new(); shards],
-            cells: vec![Vec::new(); shards],
-            known: 0,
-        })
-        .collect();
     let pool = if threads > 1 {
         Some(
             rayon::ThreadPoolBuilder::new()
@@ -268,113 +169,90 @@ pub fn solve_optimal(
     } else {
         None
     };
-    let mut stats = SideStats::default();
-
+    let stop = Stop::new(*limits, cancel, 1);
+    let search = Search { fwd: &fwd, board, objective, start, threads, pool, stop };
+    let mut parts: Vec<Part<_>> = (0..threads)
+        .map(|_| Part {
+            scratch: fwd.new_scratch(),
+            walks: Walks::new(board.n_cells()),
+            children: Vec::new(),
+            nodes: Vec::new(),
+            made: Vec::new(),
+            cells: Vec::new(),
+            known: 0,
+            outside: 0,
+        })
+        .collect();
     let roots = fwd.roots(&mut parts[0].scratch);
     let dead = roots.is_empty();
-    if let Some(root) = roots.first() {
-        let fp = board.zobrist().fingerprint(&start.boxes, start.player);
-        let s = table.shard_of(fp);
-        let id = table.id(s, 0);
-        let shard = &mut table.shards[s];
-        shard.cells.push(start.player);
-        shard.cells.extend_from_slice(&start.boxes);
-        shard.meta.push(Meta { parent: ROOT, from: 0, dir: Dir::Up, pushes: 0, moves: 0, h: root.h });
-        shard.index.insert(fp, 0);
-        if start.is_solved(board) {
-            shard.best = Some(((0, 0), id));
-        } else {
-            let (a, b) = key_of(objective, 0, 0, root.h);
-            shard.open.push(Reverse((a, b, root.h, id)));
-        }
-    }
+    let root = roots.first().map(|r| (r.fp, r.state.player, r.h));
 
-    let batch = if threads > 1 { BATCH_PER_THREAD * threads } else { 1 };
-    let mut picked: Vec<Id> = Vec::with_capacity(batch);
-    let mut rounds: u64 = 0;
-    loop {
-        // Limits: between batches (every 64th position on one thread).
-        rounds += 1;
-        if batch > 1 || rounds % 64 == 0 {
-            stop.check_time();
-            stop.check_memory(table.bytes(), || table.len());
-            let closest = table.shards.iter().filter_map(|s| s.stats.closest_h).min();
-            stop.report_closest(bisolve_board::search::Side::Forward, closest);
-            if table.shards.iter().any(|s| s.meta.len() >= shard_capacity(table.bits)) {
-                stop.cut(crate::limits::Cutoff::Memory);
+    let mut totals = Totals::default();
+    // The fewest pushes over the player's regions first, when asked: then the exact search
+    // keeps to the paths of that many pushes, and a cut-off keeps the first phase's answer.
+    let mut on = None;
+    let mut fallback = None;
+    if let (true, Objective::Pushes, Some((fp, player, h))) = (config.phases, objective, root) {
+        let ran = search.run(&mut parts, (fp, player, h), Phase::Regions, 0);
+        totals.add(&ran);
+        let open_min = ran.table.least_open().map(|((a, ..), _)| a);
+        match ran.table.best() {
+            Some((k, id)) if search.stop.cutoff().is_none() => {
+                on = Some(on_paths(board, &ran.table, k.0));
+                fallback = Some((solution_at(level, &ran.table, id, None)?, k.0));
+            }
+            best => {
+                let cutoff = search.stop.cutoff();
+                let report = |outcome, optimality| Report {
+                    outcome,
+                    stats: Stats::default(),
+                    elapsed: started.elapsed(),
+                    threads,
+                    strategy: config.name(),
+                    note: None,
+                    optimality,
+                };
+                let mut report = match (best, cutoff) {
+                    (Some((k, id)), _) => {
+                        let lower_bound = open_min.map_or(k.0, |m| m.min(k.0));
+                        let proof = Optimality { objective, proven: false, lower_bound };
+                        report(Outcome::Solved(solution_at(level, &ran.table, id, None)?), Some(proof))
+                    }
+                    (None, Some(c)) => {
+                        let proof =
+                            Optimality { objective, proven: false, lower_bound: open_min.unwrap_or(0) };
+                        report(Outcome::Cutoff(c), Some(proof))
+                    }
+                    (None, None) => report(Outcome::Unsolvable, None),
+                };
+                search.finish(&parts, totals, &mut report);
+                return Ok(report);
             }
         }
-        if stop.is_set() {
-            break;
-        }
-        picked.clear();
-        let best = table.best();
-        while picked.len() < batch {
-            let Some(((a, b, _, id), s)) = table.least_open() else {
-                break;
-            };
-            if best.is_some_and(|(k, _)| (a, b) >= k) {
-                break;
-            }
-            table.shards[s].open.pop();
-            let m = table.meta(id);
-            if key_of(objective, m.pushes, m.moves, m.h) != (a, b) {
-                stats.stale += 1;
-                continue;
-            }
-            picked.push(id);
-        }
-        if picked.is_empty() {
-            break;
-        }
-        stats.expanded += picked.len() as u64;
-        // Deal the batch out in slices and expand them; then merge each shard's children, in
-        // batch order, a shard per thread.
-        let share = picked.len().div_ceil(threads);
-        for (k, part) in parts.iter_mut().enumerate() {
-            part.nodes.clear();
-            part.nodes.extend(picked.iter().skip(k * share).take(share));
-        }
-        let view = &table;
-        let expand = |part: &mut Part<_>| expand_part(&fwd, board, view, objective, part);
-        match &pool {
-            Some(pool) => pool.install(|| parts.par_iter_mut().for_each(expand)),
-            None => parts.iter_mut().for_each(expand),
-        }
-        let view = &parts;
-        let bits = table.bits;
-        let merge = |(s, shard): (usize, &mut Shard)| merge_shard(objective, stride, bits, s, shard, view);
-        match &pool {
-            Some(pool) => pool.install(|| table.shards.par_iter_mut().enumerate().for_each(merge)),
-            None => table.shards.iter_mut().enumerate().for_each(merge),
-        }
-        for part in &mut parts {
-            stats.generated += part.known;
-            stats.duplicates += part.known;
-            part.known = 0;
-        }
-        if stop.counts_states() {
-            stop.report_inserted(0, table.len());
-        }
     }
-
-    for part in &parts {
-        let counts = fwd.prune_counts(&part.scratch);
-        stats.add(&SideStats { pruned: counts, ..SideStats::default() });
-    }
-    for shard in &table.shards {
-        stats.add(&shard.stats);
-    }
-    let cutoff = stop.cutoff();
+    let exact_root =
+        root.map(|(_, _, h)| (board.zobrist().fingerprint(&start.boxes, start.player), start.player, h));
+    let ran = match exact_root {
+        Some(r) => search.run(&mut parts, r, Phase::Exact(on.as_ref()), totals.states),
+        None => Ran { table: Table::new(1 + start.boxes.len(), threads), stats: SideStats::default() },
+    };
+    totals.add(&ran);
+    let table = ran.table;
+    let cutoff = search.stop.cutoff();
     let open_min = table.least_open().map(|((a, b, ..), _)| (a, b));
-    let (outcome, optimality) = match table.best() {
-        Some((k, id)) => {
-            let solution = solution_at(level, &table, id, objective, k)?;
+    let (outcome, optimality) = match (table.best(), fallback) {
+        (Some((k, id)), _) => {
+            let solution = solution_at(level, &table, id, Some((objective, k)))?;
             let proven = cutoff.is_none() || open_min.is_none_or(|m| m >= k);
             let lower_bound = if proven { k.0 } else { open_min.map_or(k.0, |m| m.0.min(k.0)) };
             (Outcome::Solved(solution), Some(Optimality { objective, proven, lower_bound }))
         }
-        None => match cutoff {
+        (None, Some((solution, pushes))) => {
+            // Cut off before the exact search reached a goal: the first phase's solution has the
+            // fewest pushes, but its moves are not proven the fewest.
+            (Outcome::Solved(solution), Some(Optimality { objective, proven: false, lower_bound: pushes }))
+        }
+        (None, None) => match cutoff {
             Some(c) => {
                 let lower_bound = open_min.map_or(0, |m| m.0);
                 (Outcome::Cutoff(c), Some(Optimality { objective, proven: false, lower_bound }))
@@ -382,23 +260,154 @@ pub fn solve_optimal(
             None => (Outcome::Unsolvable, None),
         },
     };
-    let open_bytes = table.shards.iter().map(|s| s.open.capacity() * size_of::<Entry>()).sum();
-    Ok(Report {
+    let mut report = Report {
         outcome,
-        stats: Stats {
-            forward: stats,
-            backward: SideStats::default(),
-            states: table.len(),
-            table_bytes: table.bytes() - open_bytes,
-            peak_open_bytes: open_bytes,
-            collisions: 0,
-        },
+        stats: Stats::default(),
         elapsed: started.elapsed(),
         threads,
         strategy: config.name(),
         note: dead.then(|| "the start position is dead".to_string()),
         optimality,
-    })
+    };
+    search.finish(&parts, totals, &mut report);
+    Ok(report)
+}
+
+impl Search<'_, '_> {
+    /// Runs A* from the root `(fingerprint, player, bound)` in `phase`, until its best goal is
+    /// proven or the limits stop it. Over the player's regions it goes on until every open
+    /// position's pushes plus bound exceed the goal's pushes, so that every position on a path
+    /// of the fewest pushes is expanded.
+    /// `before`: the states of the runs before this one, which count towards the limit.
+    fn run(
+        &self,
+        parts: &mut [Part<PushScratch>],
+        root: (Fingerprint, Cell, u32),
+        phase: Phase<'_>,
+        before: usize,
+    ) -> Ran {
+        let (board, objective, threads) = (self.board, self.objective, self.threads);
+        let start = self.start;
+        let stride = 1 + start.boxes.len();
+        let mut table = Table::new(stride, threads);
+        let shards = table.shards.len();
+        for part in parts.iter_mut() {
+            part.made = vec![Vec::new(); shards];
+            part.cells = vec![Vec::new(); shards];
+        }
+        let mut stats = SideStats::default();
+        let (fp, player, h) = root;
+        let s = table.shard_of(fp);
+        let id = table.id(s, 0);
+        let shard = &mut table.shards[s];
+        shard.cells.push(player);
+        shard.cells.extend_from_slice(&start.boxes);
+        shard.meta.push(Meta { parent: ROOT, from: 0, dir: Dir::Up, pushes: 0, moves: 0, h });
+        shard.index.insert(fp, 0);
+        if start.is_solved(board) {
+            shard.best = Some(((0, 0), id));
+        } else {
+            let (a, b) = key_of(objective, 0, 0, h);
+            shard.open.push(Reverse((a, b, h, id)));
+        }
+        let layer = matches!(phase, Phase::Regions);
+        let batch = if threads > 1 { BATCH_PER_THREAD * threads } else { 1 };
+        let mut picked = Vec::with_capacity(batch);
+        let mut rounds: u64 = 0;
+        loop {
+            // Limits: between batches (every 64th position on one thread).
+            rounds += 1;
+            let stop = &self.stop;
+            if batch > 1 || rounds % 64 == 0 {
+                stop.check_time();
+                stop.check_memory(table.bytes(), || table.len());
+                let closest = table.shards.iter().filter_map(|s| s.stats.closest_h).min();
+                stop.report_closest(Side::Forward, closest);
+                if table.shards.iter().any(|s| s.meta.len() >= shard_capacity(table.bits)) {
+                    stop.cut(Cutoff::Memory);
+                }
+            }
+            if stop.is_set() {
+                break;
+            }
+            picked.clear();
+            let best = table.best();
+            while picked.len() < batch {
+                let Some(((a, b, _, id), s)) = table.least_open() else {
+                    break;
+                };
+                let done = match best {
+                    Some((k, _)) if layer => a > k.0,
+                    Some((k, _)) => (a, b) >= k,
+                    None => false,
+                };
+                if done {
+                    break;
+                }
+                table.shards[s].open.pop();
+                let m = table.meta(id);
+                if key_of(objective, m.pushes, m.moves, m.h) != (a, b) {
+                    stats.stale += 1;
+                    continue;
+                }
+                picked.push(id);
+            }
+            if picked.is_empty() {
+                break;
+            }
+            stats.expanded += picked.len() as u64;
+            // Deal the batch out in slices and expand them; then merge each shard's children, in
+            // batch order, a shard per thread.
+            let share = picked.len().div_ceil(threads);
+            for (k, part) in parts.iter_mut().enumerate() {
+                part.nodes.clear();
+                part.nodes.extend(picked.iter().skip(k * share).take(share));
+            }
+            let view = &table;
+            let expand =
+                |part: &mut Part<PushScratch>| expand_part(self.fwd, board, view, objective, phase, part);
+            match &self.pool {
+                Some(pool) => pool.install(|| parts.par_iter_mut().for_each(expand)),
+                None => parts.iter_mut().for_each(expand),
+            }
+            let view = &*parts;
+            let bits = table.bits;
+            let merge =
+                |(s, shard): (usize, &mut table::Shard)| merge_shard(objective, stride, bits, s, shard, view);
+            match &self.pool {
+                Some(pool) => pool.install(|| table.shards.par_iter_mut().enumerate().for_each(merge)),
+                None => table.shards.iter_mut().enumerate().for_each(merge),
+            }
+            for part in parts.iter_mut() {
+                stats.generated += part.known;
+                stats.duplicates += part.known;
+                part.known = 0;
+            }
+            if stop.counts_states() {
+                stop.report_inserted(0, before + table.len());
+            }
+        }
+        Ran { table, stats }
+    }
+
+    /// Fills in the report's counts: the expanders' pruning and the runs' `totals`.
+    fn finish(&self, parts: &[Part<PushScratch>], totals: Totals, report: &mut Report) {
+        let mut stats = totals.stats;
+        for part in parts {
+            let mut counts = self.fwd.prune_counts(&part.scratch);
+            counts.push(("off the paths of the fewest pushes", part.outside));
+            stats.add(&SideStats { pruned: counts, ..SideStats::default() });
+        }
+        let (table_bytes, peak_open_bytes) = totals.bytes;
+        report.stats = Stats {
+            forward: stats,
+            backward: SideStats::default(),
+            states: totals.states,
+            table_bytes,
+            peak_open_bytes,
+            collisions: 0,
+        };
+    }
 }
 
 /// The key of a position reached with `pushes` and `moves`, whose bound is `h`.
@@ -413,7 +422,8 @@ fn expand_part(
     board: &Board,
     table: &Table,
     objective: Objective,
-    part: &mut Part<<Forward<'_> as Expander>::Scratch>,
+    phase: Phase<'_>,
+    part: &mut Part<PushScratch>,
 ) {
     let zobrist = board.zobrist();
     for (made, cells) in part.made.iter_mut().zip(&mut part.cells) {
@@ -424,7 +434,10 @@ fn expand_part(
         let node_cells = table.cells(id);
         let (player, boxes) = (node_cells[0], &node_cells[1..]);
         let meta = table.meta(id);
-        part.walks.fill(board, boxes, player);
+        let exact = matches!(phase, Phase::Exact(_));
+        if exact {
+            part.walks.fill(board, boxes, player);
+        }
         let fp = zobrist.fingerprint(boxes, player);
         let base = fp ^ zobrist.player_key(player);
         part.children.clear();
@@ -433,12 +446,25 @@ fn expand_part(
         for child in &part.children {
             debug_assert!(!child.is_macro && child.steps == 1);
             let from = boxes[child.box_index as usize];
-            let Some(walk) = part.walks.to(board.neighbour(from, child.dir.opposite())) else {
-                debug_assert!(false, "a push the player cannot reach");
-                continue;
+            let pushes = meta.pushes + 1;
+            // The child's fingerprint, moves and player square (over regions: the region's
+            // first square, and no moves).
+            let (fp, moves, at) = match phase {
+                Phase::Regions => (child.fp, 0, child.player),
+                Phase::Exact(on) => {
+                    if on.is_some_and(|on| on.get(&child.fp) != Some(&pushes)) {
+                        part.outside += 1;
+                        continue;
+                    }
+                    let Some(walk) = part.walks.to(board.neighbour(from, child.dir.opposite())) else {
+                        debug_assert!(false, "a push the player cannot reach");
+                        continue;
+                    };
+                    let fp =
+                        base ^ zobrist.box_key(from) ^ zobrist.box_key(child.to) ^ zobrist.player_key(from);
+                    (fp, meta.moves + walk + 1, from)
+                }
             };
-            let (pushes, moves) = (meta.pushes + 1, meta.moves + walk + 1);
-            let fp = base ^ zobrist.box_key(from) ^ zobrist.box_key(child.to) ^ zobrist.player_key(from);
             // Known at least as cheaply before this batch: dropped here, on this thread, so
             // the merge sees only what may be new.
             if let Some(old) = table.known(fp) {
@@ -449,9 +475,9 @@ fn expand_part(
             }
             let s = table.shard_of(fp);
             let meta = Meta { parent: id, from, dir: child.dir, pushes, moves, h: child.h };
-            part.made[s].push(Made { meta, goal: child.goal, fp });
+            part.made[s].push(table::Made { meta, goal: child.goal, fp });
             let cells = &mut part.cells[s];
-            cells.push(from);
+            cells.push(at);
             cells.extend_from_slice(boxes);
             let at = cells.len() - boxes.len() + child.box_index as usize;
             cells[at] = child.to;
@@ -459,61 +485,14 @@ fn expand_part(
     }
 }
 
-/// Merges the children every thread made for shard `s`, thread by thread in batch order.
-fn merge_shard<S>(
-    objective: Objective,
-    stride: usize,
-    bits: u32,
-    s: usize,
-    shard: &mut Shard,
-    parts: &[Part<S>],
-) {
-    for part in parts {
-        for (j, made) in part.made[s].iter().enumerate() {
-            let (stats, meta) = (&mut shard.stats, made.meta);
-            stats.generated += 1;
-            stats.closest_h = Some(stats.closest_h.map_or(meta.h, |c| c.min(meta.h)));
-            let g = objective.key(meta.moves, meta.pushes);
-            let local = match shard.index.get(&made.fp) {
-                Some(&local) => {
-                    let old = shard.meta[local as usize];
-                    if g >= objective.key(old.moves, old.pushes) {
-                        stats.duplicates += 1;
-                        continue;
-                    }
-                    stats.improved += 1;
-                    shard.meta[local as usize] = meta;
-                    local
-                }
-                None => {
-                    let local = shard.meta.len() as u32;
-                    shard.cells.extend_from_slice(&part.cells[s][j * stride..(j + 1) * stride]);
-                    shard.meta.push(meta);
-                    shard.index.insert(made.fp, local);
-                    stats.inserted += 1;
-                    local
-                }
-            };
-            let id = (local << bits) | s as u32;
-            if made.goal {
-                if shard.best.is_none_or(|(k, _)| g < k) {
-                    shard.best = Some((g, id));
-                }
-            } else {
-                let (a, b) = key_of(objective, meta.pushes, meta.moves, meta.h);
-                shard.open.push(Reverse((a, b, meta.h, id)));
-            }
-        }
-    }
-}
-
-/// The solution that ends at position `i`, replayed; its lengths must be the key `k` says.
+/// The solution that ends at position `i`, replayed; with `check`, its lengths must be the
+/// key the objective gives (an exact search's), else only its pushes count (the first
+/// phase's, whose walks are made afresh).
 fn solution_at(
     level: &Level,
     table: &Table,
     i: u32,
-    objective: Objective,
-    k: (u32, u32),
+    check: Option<(Objective, (u32, u32))>,
 ) -> Result<Solution, SolveError> {
     let mut pushes = Vec::new();
     let mut at = i;
@@ -526,7 +505,10 @@ fn solution_at(
     let (board, start) = (level.board(), level.start());
     let steps = pushes_to_steps(board, start, &pushes).map_err(|e| SolveError::Replay(e.to_string()))?;
     let counts = replay(board, start, &steps).map_err(|e| SolveError::Replay(e.to_string()))?;
-    let (moves, pushed) = objective.unkey(k);
+    let (moves, pushed) = match check {
+        Some((objective, k)) => objective.unkey(k),
+        None => (counts.moves as u32, table.meta(i).pushes),
+    };
     if (counts.moves, counts.pushes) != (moves as usize, pushed as usize) {
         return Err(SolveError::Replay(format!(
             "the optimal search's path of {moves} moves and {pushed} pushes replays as {} moves and {} pushes",

@@ -10,6 +10,7 @@
 //!
 //! Keys (see `docs/options.md` for each one's meaning and default):
 //! - `optimal`: `off`, `pushes` or `moves` (a proven-optimal search instead of the strategy);
+//! - `optimal_phases`: the fewest pushes over the players' regions first, with `optimal = "pushes"`;
 //! - `strategy`: `portfolio`, or one strategy of [`crate::STRATEGIES`];
 //! - `members`: the portfolio's members (see `bisolve strategies`);
 //! - `tables`: `shared` or `separate` visited tables for the members;
@@ -44,6 +45,11 @@ pub struct SolverOptions {
     /// `pushes` (the fewest pushes, then the fewest moves) or `moves` (the fewest moves, then
     /// the fewest pushes).
     pub optimal: OptimalMode,
+    /// With `optimal = "pushes"`: find the fewest pushes over the player's regions first, then
+    /// search exact positions only along the paths of that many pushes
+    /// ([`OptimalConfig::phases`](crate::OptimalConfig::phases)); false runs the exact search
+    /// alone.
+    pub optimal_phases: bool,
     /// `portfolio` (the members race), or the name of one strategy.
     pub strategy: String,
     /// The portfolio's members, by name (with `strategy = "portfolio"`).
@@ -140,6 +146,7 @@ impl Default for SolverOptions {
     fn default() -> SolverOptions {
         SolverOptions {
             optimal: OptimalMode::Off,
+            optimal_phases: true,
             strategy: "portfolio".to_string(),
             members: crate::portfolio::DEFAULT_MEMBERS.iter().map(|m| m.to_string()).collect(),
             tables: TableMode::Shared,

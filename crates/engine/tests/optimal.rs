@@ -1,6 +1,7 @@
 //! The optimal modes must be optimal: their lengths equal those of a plain Dijkstra search over
-//! exact positions written here (no bound, no pruning), for both objectives and on one thread
-//! and two; a search stopped early reports a lower bound no larger than the optimum.
+//! exact positions written here (no bound, no pruning), for both objectives, on one thread and
+//! two, and for the fewest pushes with and without the first phase over the player's regions;
+//! a search stopped early reports a lower bound no larger than the optimum.
 
 mod common;
 
@@ -78,7 +79,19 @@ fn dijkstra(level: &Level, objective: Objective) -> Option<Option<(usize, usize)
 }
 
 fn optimal(level: &Level, objective: Objective, threads: usize, limits: &Limits) -> Report {
-    let config = OptimalConfig::new(objective, threads, PushConfig::default());
+    optimal_with(level, objective, threads, true, limits)
+}
+
+/// [`optimal`], with the first phase of the fewest pushes on or off.
+fn optimal_with(
+    level: &Level,
+    objective: Objective,
+    threads: usize,
+    phases: bool,
+    limits: &Limits,
+) -> Report {
+    let mut config = OptimalConfig::new(objective, threads, PushConfig::default());
+    config.phases = phases;
     solve_optimal(level, &config, limits, &AtomicBool::new(false)).expect("no engine error")
 }
 
@@ -89,20 +102,27 @@ fn assert_optimal(level: &Level) -> bool {
         let Some(truth) = dijkstra(level, objective) else {
             return false;
         };
-        for threads in [1, 2] {
-            let report = optimal(level, objective, threads, &Limits::default());
+        let runs = [(1, true), (2, true), (1, false), (2, false)];
+        // The first phase is for the fewest pushes only: the moves objective ignores it.
+        let runs = if objective == Objective::Pushes { &runs[..] } else { &runs[..2] };
+        for &(threads, phases) in runs {
+            let report = optimal_with(level, objective, threads, phases, &Limits::default());
             match truth {
                 None => {
-                    assert_eq!(report.outcome, Outcome::Unsolvable, "{name}: {objective}, {threads} threads")
+                    assert_eq!(
+                        report.outcome,
+                        Outcome::Unsolvable,
+                        "{name}: {objective}, {threads} threads, {phases}"
+                    )
                 }
                 Some((moves, pushes)) => {
                     let solution = check_solution(level, &report).unwrap_or_else(|| {
-                        panic!("{name}: {objective}, {threads} threads: {:?}", report.outcome)
+                        panic!("{name}: {objective}, {threads} threads, {phases}: {:?}", report.outcome)
                     });
                     assert_eq!(
                         (solution.moves, solution.pushes),
                         (moves, pushes),
-                        "{name}: {objective}, {threads} threads: {}",
+                        "{name}: {objective}, {threads} threads, {phases}: {}",
                         solution.lurd
                     );
                     let proof = report.optimality.expect("an optimal search reports its optimality");
@@ -162,32 +182,51 @@ fn the_objectives_choose_differently() {
 #[test]
 fn a_cut_off_search_reports_a_lower_bound_below_the_optimum() {
     let levels = common::valid_levels(&common::repo_levels().join("demo.xsb"));
-    let mut checked = 0;
+    let (mut checked, mut with_solution) = (0, 0);
     for level in levels.iter().filter(|l| l.board().n_boxes() >= 3) {
         let full = optimal(level, Objective::Pushes, 1, &Limits::default());
         let Outcome::Solved(best) = &full.outcome else {
             continue;
         };
-        let cut = optimal(level, Objective::Pushes, 1, &Limits { states: Some(20), ..Limits::default() });
-        let proof = cut.optimality.expect("an optimal search reports its optimality");
-        if proof.proven {
-            continue;
+        // Cut off early and later, in either phase of the fewest pushes, or in the exact
+        // search alone: a solution found by then is valid and no shorter than the optimum,
+        // and the bound is no larger.
+        for (threads, phases, states) in [
+            (1, true, 20),
+            (1, false, 20),
+            (2, true, 200),
+            (2, true, 2_000),
+            (2, true, 20_000),
+            (2, false, 2_000),
+        ] {
+            let limits = Limits { states: Some(states), ..Limits::default() };
+            let cut = optimal_with(level, Objective::Pushes, threads, phases, &limits);
+            let proof = cut.optimality.expect("an optimal search reports its optimality");
+            if proof.proven {
+                continue;
+            }
+            let name = format!("{}, {threads} threads, {phases}, {states} states", level.name());
+            assert!(
+                matches!(cut.outcome, Outcome::Cutoff(Cutoff::States) | Outcome::Solved(_)),
+                "{name}: {:?}",
+                cut.outcome
+            );
+            assert!(
+                proof.lower_bound as usize <= best.pushes,
+                "{name}: bound {} > {}",
+                proof.lower_bound,
+                best.pushes
+            );
+            if let Some(found) = check_solution(level, &cut) {
+                assert!(found.pushes >= best.pushes, "{name}: {} pushes beat the optimum", found.pushes);
+                assert!(proof.lower_bound as usize <= found.pushes, "{name}");
+                with_solution += 1;
+            }
+            checked += 1;
         }
-        assert!(
-            matches!(cut.outcome, Outcome::Cutoff(Cutoff::States) | Outcome::Solved(_)),
-            "{:?}",
-            cut.outcome
-        );
-        assert!(
-            proof.lower_bound as usize <= best.pushes,
-            "{}: bound {} > {}",
-            level.name(),
-            proof.lower_bound,
-            best.pushes
-        );
-        checked += 1;
     }
-    assert!(checked >= 2, "only {checked} demo levels were cut off");
+    assert!(checked >= 4, "only {checked} demo runs were cut off");
+    assert!(with_solution >= 1, "no cut-off run had found a solution yet");
 }
 
 #[test]

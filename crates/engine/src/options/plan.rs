@@ -128,7 +128,8 @@ impl SolverOptions {
         if let Some(objective) = self.optimal.objective() {
             let mut push = PushConfig::default();
             self.push.apply(&mut push);
-            let config = OptimalConfig::new(objective, threads, push);
+            let mut config = OptimalConfig::new(objective, threads, push);
+            config.phases = self.optimal_phases;
             if !self.strategy.trim().eq_ignore_ascii_case("portfolio") {
                 notes.push(format!(
                     "optimal = \"{objective}\" runs its own search: strategy {} is not used",
