@@ -99,15 +99,22 @@ impl Show {
 }
 
 /// One progress line: the level, time, states, rate, memory, how close each direction has come
-/// (the smallest lower bound it reached: pushes still needed forward, pulls backward) and the
-/// run.
+/// (the smallest lower bound it reached: pushes still needed forward, pulls backward) or, for
+/// an optimal search, its lower bound on every solution, and the run.
 fn describe(label: &str, elapsed: Duration, f: ProgressSnapshot, rate: f64) -> String {
     let sides: Vec<String> =
         [(f.forward_bound, "push", " left forward"), (f.backward_bound, "pull", " backward")]
             .into_iter()
             .filter_map(|(h, unit, side)| h.map(|h| format!("{}{side}", count(u64::from(h), unit))))
             .collect();
-    let closest = if sides.is_empty() { String::new() } else { format!(", at least {}", sides.join(", ")) };
+    let closest = match f.lower_bound {
+        Some((lower, objective)) => {
+            let unit = if objective == bisolve_board::Objective::Pushes { "push" } else { "move" };
+            format!(", lower bound {}", count(u64::from(lower), unit))
+        }
+        None if sides.is_empty() => String::new(),
+        None => format!(", at least {}", sides.join(", ")),
+    };
     let run = if f.run > 0 { format!(", restart {}", f.run) } else { String::new() };
     format!(
         "{label}: {:.1} s, {} states visited ({:.2} M/s), {:.0} MB{closest}{run}",
@@ -139,6 +146,10 @@ mod tests {
         let forward_only = ProgressSnapshot { forward_bound: Some(0), ..f };
         assert!(describe("x", Duration::ZERO, forward_only, 0.0)
             .ends_with("64 MB, at least 0 pushes left forward"));
+        let optimal = ProgressSnapshot { lower_bound: Some((26, bisolve_board::Objective::Pushes)), ..f };
+        assert!(describe("x", Duration::ZERO, optimal, 0.0).ends_with("64 MB, lower bound 26 pushes"));
+        let moves = ProgressSnapshot { lower_bound: Some((1, bisolve_board::Objective::Moves)), ..f };
+        assert!(describe("x", Duration::ZERO, moves, 0.0).ends_with("64 MB, lower bound 1 move"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 
 use bisolve_board::search::Side;
+use bisolve_board::Objective;
 use std::time::{Duration, Instant};
 
 use crossbeam::utils::CachePadded;
@@ -31,6 +32,10 @@ pub struct Progress {
     run: AtomicUsize,
     /// The smallest bound of a forward and of a backward state (`u32::MAX`: none yet).
     closest: [AtomicU32; 2],
+    /// An optimal search's lower bound on its objective's first length (`u32::MAX`: none
+    /// yet), and the objective (0: none, 1: pushes, 2: moves).
+    lower: AtomicU32,
+    objective: AtomicU8,
 }
 
 impl Default for Progress {
@@ -53,6 +58,9 @@ pub struct ProgressSnapshot {
     pub forward_bound: Option<u32>,
     /// The same for the backward search (pulls still needed to reach a start position).
     pub backward_bound: Option<u32>,
+    /// An optimal search's lower bound on every solution, in its objective's first length
+    /// (pushes or moves): the least key still open.
+    pub lower_bound: Option<(u32, Objective)>,
 }
 
 impl Progress {
@@ -63,6 +71,8 @@ impl Progress {
             bytes: AtomicUsize::new(0),
             run: AtomicUsize::new(0),
             closest: [AtomicU32::new(u32::MAX), AtomicU32::new(u32::MAX)],
+            lower: AtomicU32::new(u32::MAX),
+            objective: AtomicU8::new(0),
         }
     }
 
@@ -74,6 +84,11 @@ impl Progress {
             run: self.run.load(Ordering::Relaxed),
             forward_bound: bound(&self.closest[0]),
             backward_bound: bound(&self.closest[1]),
+            lower_bound: bound(&self.lower).and_then(|b| match self.objective.load(Ordering::Relaxed) {
+                1 => Some((b, Objective::Pushes)),
+                2 => Some((b, Objective::Moves)),
+                _ => None,
+            }),
         }
     }
 
@@ -85,6 +100,8 @@ impl Progress {
         for c in &self.closest {
             c.store(u32::MAX, Ordering::Relaxed);
         }
+        self.lower.store(u32::MAX, Ordering::Relaxed);
+        self.objective.store(0, Ordering::Relaxed);
     }
 
     /// Publishes a bound a worker of `side` reached (kept if it is the smallest yet).
@@ -94,6 +111,12 @@ impl Progress {
             Side::Backward => 1,
         };
         self.closest[slot].fetch_min(h, Ordering::Relaxed);
+    }
+
+    /// Publishes an optimal search's lower bound, in the first length of `objective`.
+    pub fn note_lower_bound(&self, objective: Objective, lower: u32) {
+        self.objective.store(if objective == Objective::Pushes { 1 } else { 2 }, Ordering::Relaxed);
+        self.lower.store(lower, Ordering::Relaxed);
     }
 
     /// Publishes the run that starts.
@@ -313,6 +336,13 @@ impl<'a> Stop<'a> {
     pub fn report_closest(&self, side: Side, h: Option<u32>) {
         if let (Some(ProgressSink(progress)), Some(h)) = (self.limits.progress, h) {
             progress.note_bound(side, h);
+        }
+    }
+
+    /// Publishes an optimal search's lower bound (the least key open), for the live figures.
+    pub fn report_lower_bound(&self, objective: Objective, lower: Option<u32>) {
+        if let (Some(ProgressSink(progress)), Some(lower)) = (self.limits.progress, lower) {
+            progress.note_lower_bound(objective, lower);
         }
     }
 

@@ -36,7 +36,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use bisolve_board::moves::{pushes_to_steps, replay, steps_to_lurd, Push};
-use bisolve_board::search::{Expander, NodeRef, Side};
+use bisolve_board::search::{Expander, NodeRef};
 use bisolve_board::{Board, Cell, Dir, Fingerprint, Level, Objective, State, Walks};
 use bisolve_push::{Forward, PushConfig, PushScratch};
 use rayon::prelude::*;
@@ -193,7 +193,7 @@ pub fn solve_optimal(
     let mut on = None;
     let mut fallback = None;
     if let (true, Objective::Pushes, Some((fp, player, h))) = (config.phases, objective, root) {
-        let ran = search.run(&mut parts, (fp, player, h), Phase::Regions, 0);
+        let ran = search.run(&mut parts, (fp, player, h), Phase::Regions, (0, 0));
         totals.add(&ran);
         let open_min = ran.table.least_open().map(|((a, ..), _)| a);
         match ran.table.best() {
@@ -233,7 +233,10 @@ pub fn solve_optimal(
     let exact_root =
         root.map(|(_, _, h)| (board.zobrist().fingerprint(&start.boxes, start.player), start.player, h));
     let ran = match exact_root {
-        Some(r) => search.run(&mut parts, r, Phase::Exact(on.as_ref()), totals.states),
+        Some(r) => {
+            let proved = fallback.as_ref().map_or(0, |(_, pushes)| *pushes);
+            search.run(&mut parts, r, Phase::Exact(on.as_ref()), (totals.states, proved))
+        }
         None => Ran { table: Table::new(1 + start.boxes.len(), threads), stats: SideStats::default() },
     };
     totals.add(&ran);
@@ -278,13 +281,14 @@ impl Search<'_, '_> {
     /// proven or the limits stop it. Over the player's regions it goes on until every open
     /// position's pushes plus bound exceed the goal's pushes, so that every position on a path
     /// of the fewest pushes is expanded.
-    /// `before`: the states of the runs before this one, which count towards the limit.
+    /// `before`: the states of the runs before this one, which count towards the limit, and
+    /// the lower bound they proved, which the live figures show until this run's is larger.
     fn run(
         &self,
         parts: &mut [Part<PushScratch>],
         root: (Fingerprint, Cell, u32),
         phase: Phase<'_>,
-        before: usize,
+        (before, proved): (usize, u32),
     ) -> Ran {
         let (board, objective, threads) = (self.board, self.objective, self.threads);
         let start = self.start;
@@ -321,8 +325,12 @@ impl Search<'_, '_> {
             if batch > 1 || rounds % 64 == 0 {
                 stop.check_time();
                 stop.check_memory(table.bytes(), || table.len());
-                let closest = table.shards.iter().filter_map(|s| s.stats.closest_h).min();
-                stop.report_closest(Side::Forward, closest);
+                // The least open key, or the best goal's when that is smaller: what every
+                // solution needs at least.
+                let open = table.least_open().map(|((a, ..), _)| a);
+                let goal = table.best().map(|((a, _), _)| a);
+                let lower = open.min(goal).or(open).or(goal).map(|l| l.max(proved));
+                stop.report_lower_bound(objective, lower);
                 if table.shards.iter().any(|s| s.meta.len() >= shard_capacity(table.bits)) {
                     stop.cut(Cutoff::Memory);
                 }

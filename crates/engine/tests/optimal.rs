@@ -239,3 +239,28 @@ fn one_thread_is_deterministic() {
         assert_eq!(a.stats.forward.expanded, b.stats.forward.expanded, "{}", level.name());
     }
 }
+
+/// An optimal search given a progress sink publishes its lower bound, in its objective's
+/// first length, never above the optimum.
+#[test]
+fn a_running_optimal_search_publishes_its_lower_bound() {
+    static PROGRESS: bisolve_engine::Progress = bisolve_engine::Progress::new();
+    let levels = common::valid_levels(&common::repo_levels().join("demo.xsb"));
+    let mut seen = 0;
+    for level in levels.iter().filter(|l| l.board().n_boxes() >= 3) {
+        for objective in [Objective::Pushes, Objective::Moves] {
+            PROGRESS.reset();
+            let limits =
+                Limits { progress: Some(bisolve_engine::ProgressSink(&PROGRESS)), ..Limits::default() };
+            let report = optimal(level, objective, 2, &limits);
+            let Outcome::Solved(best) = &report.outcome else { continue };
+            let first = if objective == Objective::Pushes { best.pushes } else { best.moves };
+            if let Some((lower, of)) = PROGRESS.snapshot().lower_bound {
+                assert_eq!(of, objective, "{}", level.name());
+                assert!(lower as usize <= first, "{}: {objective} bound {lower} over {first}", level.name());
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 2, "only {seen} runs published a lower bound");
+}
