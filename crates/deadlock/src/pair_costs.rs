@@ -7,7 +7,9 @@
 //! player's walks are free, so positions are told apart only by the area the player is in.
 //!
 //! The bound of a whole position splits its boxes into disjoint pairs and single boxes: a pair
-//! counts the pushes it needs alone, a single box its push distance to the nearest goal. In any
+//! counts the pushes it needs alone, a single box its push distance to the nearest goal. Only
+//! the pairs that cost more than their two distances in some area can gain anything; each cell
+//! keeps the list of its partners in those, so a position reads few pairs. In any
 //! solution, the pushes of a pair's two boxes, the other boxes left out, solve the pair alone
 //! (taking boxes away never makes a push illegal), so they are at least the pair's cost; the
 //! sum is a lower bound on the pushes still needed. The pairs are chosen greedily, the largest
@@ -37,13 +39,22 @@ pub struct PairCosts {
     /// Per such pair: an area label per cell (`u8::MAX` for the boxes' cells), and each area's
     /// cost.
     split: HashMap<(Cell, Cell), (Vec<u8>, Vec<u8>)>,
+    /// Per cell, a lone box's push distance to the nearest goal.
+    near: Vec<u32>,
+    /// Per cell `a`, the cells `b` whose pair with it costs more than their two distances in
+    /// some area, at `partners[partner_starts[a]..partner_starts[a + 1]]`: the only pairs that
+    /// can gain anything.
+    partner_starts: Vec<u32>,
+    partners: Vec<Cell>,
 }
 
-/// Working memory of [`PairCosts::bound`].
+/// Working memory of [`PairCosts::bound`] and [`PairCosts::child_bound`].
 #[derive(Clone, Debug, Default)]
 pub struct PairScratch {
-    /// (gain, first box, second box) of the pairs that gain anything.
+    /// (gain, first box, second box) of the moved box's pairs that gain anything.
     gains: Vec<(u32, u16, u16)>,
+    /// A whole position's gains, for [`PairCosts::bound`].
+    node: PairGains,
     taken: Vec<bool>,
 }
 
@@ -125,7 +136,27 @@ impl PairCosts {
                 }
             }
         }
-        Some(PairCosts { n, least, split_bits, split })
+        let distances = board.goal_distances();
+        let near: Vec<u32> = (0..n as Cell).map(|c| u32::from(distances.nearest(c))).collect();
+        // A pair gains in some area when its largest finite cost beats the two distances.
+        let most = |a: Cell, b: Cell| {
+            let (a, b) = (a.min(b), a.max(b));
+            let pair = a as usize * n + b as usize;
+            match split.get(&(a, b)) {
+                Some((_, per_area)) => per_area.iter().copied().filter(|&c| c != UNKNOWN).max(),
+                None => Some(least[pair]).filter(|&c| c != UNKNOWN),
+            }
+        };
+        let mut partner_starts = Vec::with_capacity(n + 1);
+        let mut partners = Vec::new();
+        for a in 0..n as Cell {
+            partner_starts.push(partners.len() as u32);
+            partners.extend((0..n as Cell).filter(|&b| {
+                b != a && most(a, b).is_some_and(|c| u32::from(c) > near[a as usize] + near[b as usize])
+            }));
+        }
+        partner_starts.push(partners.len() as u32);
+        Some(PairCosts { n, least, split_bits, split, near, partner_starts, partners })
     }
 
     /// The pushes boxes on `a` and `b` alone need to reach two goals with the player on
@@ -148,46 +179,168 @@ impl PairCosts {
     }
 
     /// A lower bound on the pushes that put `boxes` on goals with the player on `player`: the
-    /// costs of disjoint pairs, chosen greedily by their gain over `nearest` of their two
-    /// boxes, plus `nearest` of every box in no pair. `nearest` must be a lower bound on the
-    /// pushes a lone box needs (its push distance to the nearest goal).
-    pub fn bound(
-        &self,
-        boxes: &[Cell],
-        player: Cell,
-        nearest: impl Fn(Cell) -> u32,
-        s: &mut PairScratch,
-    ) -> u32 {
-        s.gains.clear();
-        let mut total = 0;
+    /// costs of disjoint pairs, chosen greedily by their gain over the push distances of their
+    /// two boxes to the nearest goals, plus that distance of every box in no pair.
+    pub fn bound(&self, boxes: &[Cell], player: Cell, s: &mut PairScratch) -> u32 {
+        let mut gains = std::mem::take(&mut s.node);
+        gains.pairs.clear();
+        gains.near = 0;
         for (i, &a) in boxes.iter().enumerate() {
-            let na = nearest(a);
-            total += na;
+            gains.near += self.near[a as usize];
             for (j, &b) in boxes.iter().enumerate().skip(i + 1) {
-                let Some(c) = self.cost(a, b, player) else { continue };
-                let apart = na + nearest(b);
-                if c > apart {
-                    s.gains.push((c - apart, i as u16, j as u16));
+                if let Some(gain) = self.gain(a, b, player) {
+                    gains.pairs.push((gain, i as u16, j as u16));
                 }
             }
         }
-        if s.gains.is_empty() {
-            return total;
-        }
-        // Largest gain first; ties by the boxes' numbers, so the choice is deterministic.
-        s.gains.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+        gains.pairs.sort_unstable_by(order);
         s.taken.clear();
         s.taken.resize(boxes.len(), false);
-        for &(gain, i, j) in &s.gains {
-            let (i, j) = (i as usize, j as usize);
-            if !s.taken[i] && !s.taken[j] {
-                s.taken[i] = true;
-                s.taken[j] = true;
-                total += gain;
-            }
-        }
+        let total = gains.near + greedy(gains.pairs.iter().copied(), &mut s.taken);
+        s.node = gains;
         total
     }
+
+    /// The pairs of the position of `boxes` (`box_at` gives the number of the box on a cell),
+    /// the player on `player`, that gain anything over their boxes' distances, largest gain
+    /// first, into `out`: what [`PairCosts::child_bound`] reads for every child of the
+    /// position.
+    pub fn gains(
+        &self,
+        boxes: &[Cell],
+        player: Cell,
+        box_at: impl Fn(Cell) -> Option<usize>,
+        out: &mut PairGains,
+    ) {
+        out.pairs.clear();
+        out.near = 0;
+        for (i, &a) in boxes.iter().enumerate() {
+            out.near += self.near[a as usize];
+            let partners = self.partners_of(a);
+            // The shorter of the cell's partners and the other boxes.
+            if partners.len() < boxes.len() - i {
+                for &b in partners {
+                    match box_at(b) {
+                        Some(j) if j > i => self.push_gain(a, b, player, (i, j), &mut out.pairs),
+                        _ => {}
+                    }
+                }
+            } else {
+                for (j, &b) in boxes.iter().enumerate().skip(i + 1) {
+                    self.push_gain(a, b, player, (i, j), &mut out.pairs);
+                }
+            }
+        }
+        out.pairs.sort_unstable_by(order);
+    }
+
+    /// [`PairCosts::bound`] of the position `node` holds the gains of (from
+    /// [`PairCosts::gains`]; its boxes are `boxes`) with box `moved` moved to `to` and the
+    /// player on `player`; `box_at` gives the number of the box on a cell after the move. Only
+    /// the pairs of the moved box are looked up again. The other pairs cost what they cost in
+    /// `node`, since the player's area around two boxes that did not move stays the one it
+    /// walked in before the move.
+    #[allow(clippy::too_many_arguments)]
+    pub fn child_bound(
+        &self,
+        node: &PairGains,
+        boxes: &[Cell],
+        moved: usize,
+        to: Cell,
+        player: Cell,
+        box_at: impl Fn(Cell) -> Option<usize>,
+        s: &mut PairScratch,
+    ) -> u32 {
+        s.gains.clear();
+        let partners = self.partners_of(to);
+        if partners.len() < boxes.len() {
+            for &b in partners {
+                match box_at(b) {
+                    Some(j) if j != moved => self.push_gain(to, b, player, (moved, j), &mut s.gains),
+                    _ => {}
+                }
+            }
+        } else {
+            for (j, &b) in boxes.iter().enumerate() {
+                if j != moved {
+                    self.push_gain(to, b, player, (moved, j), &mut s.gains);
+                }
+            }
+        }
+        s.gains.sort_unstable_by(order);
+        let near = node.near - self.near[boxes[moved] as usize] + self.near[to as usize];
+        // The two lists merged in one order: the node's pairs without the moved box, and the
+        // moved box's new pairs.
+        let m = moved as u16;
+        let mut kept = node.pairs.iter().copied().filter(|&(_, i, j)| i != m && j != m).peekable();
+        let mut new = s.gains.iter().copied().peekable();
+        let merged = std::iter::from_fn(|| match (kept.peek(), new.peek()) {
+            (Some(a), Some(b)) if order(a, b).is_le() => kept.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => new.next(),
+            (Some(_), None) => kept.next(),
+            (None, None) => None,
+        });
+        s.taken.clear();
+        s.taken.resize(boxes.len(), false);
+        near + greedy(merged, &mut s.taken)
+    }
+
+    /// Appends the gain of the pair of boxes `i` and `j` on `a` and `b`, when it has one.
+    #[inline]
+    fn push_gain(
+        &self,
+        a: Cell,
+        b: Cell,
+        player: Cell,
+        (i, j): (usize, usize),
+        out: &mut Vec<(u32, u16, u16)>,
+    ) {
+        if let Some(gain) = self.gain(a, b, player) {
+            out.push((gain, i.min(j) as u16, i.max(j) as u16));
+        }
+    }
+
+    /// The cells that can gain in a pair with a box on `a`.
+    #[inline]
+    fn partners_of(&self, a: Cell) -> &[Cell] {
+        &self.partners[self.partner_starts[a as usize] as usize..self.partner_starts[a as usize + 1] as usize]
+    }
+
+    /// What the pair of boxes on `a` and `b` costs over their two distances, when more and the
+    /// pair can be finished.
+    #[inline]
+    fn gain(&self, a: Cell, b: Cell, player: Cell) -> Option<u32> {
+        let apart = self.near[a as usize] + self.near[b as usize];
+        self.cost(a, b, player).filter(|&c| c > apart).map(|c| c - apart)
+    }
+}
+
+/// The pairs of a position that gain over their boxes' distances, in [`order`], and the sum of
+/// every box's distance.
+#[derive(Clone, Debug, Default)]
+pub struct PairGains {
+    pairs: Vec<(u32, u16, u16)>,
+    near: u32,
+}
+
+/// Largest gain first; ties by the boxes' numbers, so the choice is deterministic.
+fn order(x: &(u32, u16, u16), y: &(u32, u16, u16)) -> std::cmp::Ordering {
+    y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2))
+}
+
+/// The gains of the pairs `pairs` (in [`order`]) take greedily, no box in two, `taken` marking
+/// the boxes used (all false on entry).
+fn greedy(pairs: impl Iterator<Item = (u32, u16, u16)>, taken: &mut [bool]) -> u32 {
+    let mut total = 0;
+    for (gain, i, j) in pairs {
+        let (i, j) = (i as usize, j as usize);
+        if !taken[i] && !taken[j] {
+            taken[i] = true;
+            taken[j] = true;
+            total += gain;
+        }
+    }
+    total
 }
 
 #[cfg(test)]

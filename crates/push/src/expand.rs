@@ -46,6 +46,7 @@ impl Expander for Forward<'_> {
             pruned_plan: 0,
             links: LinkScratch::default(),
             pairs: PairScratch::default(),
+            pair_gains: PairGains::default(),
         }
     }
 
@@ -113,6 +114,10 @@ impl Expander for Forward<'_> {
             // Only a root or a state found before a configuration change can get here.
             s.boxes.clear_all(node.boxes);
             return;
+        }
+        if let Some(costs) = &self.pair_costs {
+            let map = &s.boxes;
+            costs.gains(node.boxes, node.player, |c| map.box_at(c), &mut s.pair_gains);
         }
         let ctx = Context {
             region_min,

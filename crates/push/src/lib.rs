@@ -66,7 +66,7 @@ use bisolve_deadlock::checks::{
 use bisolve_deadlock::diagonal;
 use bisolve_deadlock::goal_areas::{AreaCheck, GoalAreas};
 use bisolve_deadlock::packing::PackingOrder;
-use bisolve_deadlock::pair_costs::{PairCosts, PairScratch};
+use bisolve_deadlock::pair_costs::{PairCosts, PairGains, PairScratch};
 use bisolve_deadlock::pairs::{PairMode, PairTable};
 use bisolve_deadlock::rooms::{GoalRoom, GoalRooms, PlanKeys, MAX_PLAN_ROOMS};
 use bisolve_deadlock::sealed::SealedTargets;
@@ -339,8 +339,9 @@ impl Forward<'_> {
         }
     }
 
-    /// `h`, or the pair bound of the position of `boxes` with box `i` moved to `to` and the
-    /// player on `player` when that is larger (with the pair bound on).
+    /// `h`, or the pair bound of the position of `boxes` with box `i` moved to `to` (a child of
+    /// the node being expanded, whose boxes `boxes` are) or of `boxes` themselves, the player
+    /// on `player`, when that is larger (with the pair bound on).
     fn with_pairs(
         &self,
         s: &mut PushScratch,
@@ -350,13 +351,15 @@ impl Forward<'_> {
         player: Cell,
     ) -> u32 {
         let Some(costs) = &self.pair_costs else { return h };
-        s.child_boxes.clear();
-        s.child_boxes.extend_from_slice(boxes);
-        if let Some((i, to)) = moved {
-            s.child_boxes[i] = to;
-        }
-        let distances = self.board.goal_distances();
-        let pairs = costs.bound(&s.child_boxes, player, |c| u32::from(distances.nearest(c)), &mut s.pairs);
+        let pairs = match moved {
+            // A child: from the gains of its parent, which `expand` worked out; `s.boxes` holds
+            // the child's boxes.
+            Some((i, to)) => {
+                let map = &s.boxes;
+                costs.child_bound(&s.pair_gains, boxes, i, to, player, |c| map.box_at(c), &mut s.pairs)
+            }
+            None => costs.bound(boxes, player, &mut s.pairs),
+        };
         h.max(pairs)
     }
 
@@ -655,8 +658,9 @@ pub struct PushScratch {
     pruned_discipline: u64,
     pruned_plan: u64,
     links: LinkScratch,
-    /// The pair bound's working memory.
+    /// The pair bound's working memory, and the gains of the node being expanded.
     pairs: PairScratch,
+    pair_gains: PairGains,
 }
 
 #[cfg(test)]
