@@ -72,7 +72,10 @@ impl OptimalConfig {
 
     /// The switches of `push` an optimal search can use: the deadlock tests and the bound as
     /// they are; no macros, box moves, tunnel rule or PI-corrals (they choose one order of the
-    /// pushes, which may cost moves), and no feature cells (A* does not read them).
+    /// pushes, which may cost moves). The feature cells are on only for the area labels that
+    /// come with them, which give every child's player region without a flood fill (1.27x
+    /// faster per level on Microban I); A* never reads the cells, so packing, room links and
+    /// hotspots stay off.
     pub fn forward(mut push: PushConfig) -> PushConfig {
         push.goal_macros = false;
         push.packing_macros = false;
@@ -83,7 +86,7 @@ impl OptimalConfig {
         push.tunnels = false;
         push.corrals = false;
         push.corral_deadlocks = false;
-        push.features = false;
+        push.features = true;
         push.packing = false;
         push.room_links = false;
         push.hotspots = false;
