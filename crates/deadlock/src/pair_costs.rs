@@ -315,8 +315,8 @@ impl PairCosts {
     }
 }
 
-/// The pairs of a position that gain over their boxes' distances, in [`order`], and the sum of
-/// every box's distance.
+/// The pairs of a position that gain over their boxes' distances, largest gain first (ties by
+/// the boxes' numbers), and the sum of every box's distance.
 #[derive(Clone, Debug, Default)]
 pub struct PairGains {
     pairs: Vec<(u32, u16, u16)>,
