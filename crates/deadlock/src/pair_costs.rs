@@ -180,20 +180,12 @@ impl PairCosts {
 
     /// A lower bound on the pushes that put `boxes` on goals with the player on `player`: the
     /// costs of disjoint pairs, chosen greedily by their gain over the push distances of their
-    /// two boxes to the nearest goals, plus that distance of every box in no pair.
+    /// two boxes to the nearest goals, plus that distance of every box in no pair. The boxes
+    /// are looked up in the list: for a position met once, such as a root; a search's children
+    /// take [`PairCosts::child_bound`].
     pub fn bound(&self, boxes: &[Cell], player: Cell, s: &mut PairScratch) -> u32 {
         let mut gains = std::mem::take(&mut s.node);
-        gains.pairs.clear();
-        gains.near = 0;
-        for (i, &a) in boxes.iter().enumerate() {
-            gains.near += self.near[a as usize];
-            for (j, &b) in boxes.iter().enumerate().skip(i + 1) {
-                if let Some(gain) = self.gain(a, b, player) {
-                    gains.pairs.push((gain, i as u16, j as u16));
-                }
-            }
-        }
-        gains.pairs.sort_unstable_by(order);
+        self.gains(boxes, player, |c| boxes.iter().position(|&b| b == c), &mut gains);
         s.taken.clear();
         s.taken.resize(boxes.len(), false);
         let total = gains.near + greedy(gains.pairs.iter().copied(), &mut s.taken);

@@ -195,76 +195,43 @@ pub fn solve_optimal(
     // keeps to the paths of that many pushes, and a cut-off keeps the first phase's answer.
     let mut on = None;
     let mut fallback = None;
+    let mut concluded = None;
     if let (true, Objective::Pushes, Some((fp, player, h))) = (config.phases, objective, root) {
         let ran = search.run(&mut parts, (fp, player, h), Phase::Regions, (0, 0));
         totals.add(&ran);
-        let open_min = ran.table.least_open().map(|((a, ..), _)| a);
         match ran.table.best() {
             Some((k, id)) if search.stop.cutoff().is_none() => {
                 on = Some(on_paths(board, &ran.table, k.0));
                 fallback = Some((solution_at(level, &ran.table, id, None)?, k.0));
             }
-            best => {
-                let cutoff = search.stop.cutoff();
-                let report = |outcome, optimality| Report {
-                    outcome,
-                    stats: Stats::default(),
-                    elapsed: started.elapsed(),
-                    threads,
-                    strategy: config.name(),
-                    note: None,
-                    optimality,
-                };
-                let mut report = match (best, cutoff) {
-                    (Some((k, id)), _) => {
-                        let lower_bound = open_min.map_or(k.0, |m| m.min(k.0));
-                        let proof = Optimality { objective, proven: false, lower_bound };
-                        report(Outcome::Solved(solution_at(level, &ran.table, id, None)?), Some(proof))
-                    }
-                    (None, Some(c)) => {
-                        let proof =
-                            Optimality { objective, proven: false, lower_bound: open_min.unwrap_or(0) };
-                        report(Outcome::Cutoff(c), Some(proof))
-                    }
-                    (None, None) => report(Outcome::Unsolvable, None),
-                };
-                search.finish(&parts, totals, &mut report);
-                return Ok(report);
-            }
+            _ => concluded = Some(conclude(level, &ran.table, objective, search.stop.cutoff(), false)?),
         }
     }
-    let exact_root =
-        root.map(|(_, _, h)| (board.zobrist().fingerprint(&start.boxes, start.player), start.player, h));
-    let ran = match exact_root {
-        Some(r) => {
-            let proved = fallback.as_ref().map_or(0, |(_, pushes)| *pushes);
-            search.run(&mut parts, r, Phase::Exact(on.as_ref()), (totals.states, proved))
-        }
-        None => Ran { table: Table::new(1 + start.boxes.len(), threads), stats: SideStats::default() },
-    };
-    totals.add(&ran);
-    let table = ran.table;
-    let cutoff = search.stop.cutoff();
-    let open_min = table.least_open().map(|((a, b, ..), _)| (a, b));
-    let (outcome, optimality) = match (table.best(), fallback) {
-        (Some((k, id)), _) => {
-            let solution = solution_at(level, &table, id, Some((objective, k)))?;
-            let proven = cutoff.is_none() || open_min.is_none_or(|m| m >= k);
-            let lower_bound = if proven { k.0 } else { open_min.map_or(k.0, |m| m.0.min(k.0)) };
-            (Outcome::Solved(solution), Some(Optimality { objective, proven, lower_bound }))
-        }
-        (None, Some((solution, pushes))) => {
-            // Cut off before the exact search reached a goal: the first phase's solution has the
-            // fewest pushes, but its moves are not proven the fewest.
-            (Outcome::Solved(solution), Some(Optimality { objective, proven: false, lower_bound: pushes }))
-        }
-        (None, None) => match cutoff {
-            Some(c) => {
-                let lower_bound = open_min.map_or(0, |m| m.0);
-                (Outcome::Cutoff(c), Some(Optimality { objective, proven: false, lower_bound }))
+    let (outcome, optimality) = match concluded {
+        Some(concluded) => concluded,
+        None => {
+            let exact_root = root
+                .map(|(_, _, h)| (board.zobrist().fingerprint(&start.boxes, start.player), start.player, h));
+            let ran = match exact_root {
+                Some(r) => {
+                    let proved = fallback.as_ref().map_or(0, |(_, pushes)| *pushes);
+                    search.run(&mut parts, r, Phase::Exact(on.as_ref()), (totals.states, proved))
+                }
+                None => {
+                    Ran { table: Table::new(1 + start.boxes.len(), threads), stats: SideStats::default() }
+                }
+            };
+            totals.add(&ran);
+            match (ran.table.best(), fallback) {
+                // Cut off before the exact search reached a goal: the first phase's solution has
+                // the fewest pushes, but its moves are not proven the fewest.
+                (None, Some((solution, pushes))) => (
+                    Outcome::Solved(solution),
+                    Some(Optimality { objective, proven: false, lower_bound: pushes }),
+                ),
+                _ => conclude(level, &ran.table, objective, search.stop.cutoff(), true)?,
             }
-            None => (Outcome::Unsolvable, None),
-        },
+        }
     };
     let mut report = Report {
         outcome,
@@ -279,11 +246,39 @@ pub fn solve_optimal(
     Ok(report)
 }
 
+/// What a run's table says once it stops (`cutoff`: the limit that stopped it, if one did):
+/// its best goal's solution, proven when `exact` (a search over exact positions, whose moves
+/// count) and no open key undercuts the goal's, else with the least open key as the lower
+/// bound; or the cut-off with that bound; or, when it ran dry, that the level is unsolvable.
+fn conclude(
+    level: &Level,
+    table: &Table,
+    objective: Objective,
+    cutoff: Option<Cutoff>,
+    exact: bool,
+) -> Result<(Outcome, Option<Optimality>), SolveError> {
+    let open_min = table.least_open().map(|((a, b, ..), _)| (a, b));
+    Ok(match (table.best(), cutoff) {
+        (Some((k, id)), _) => {
+            let solution = solution_at(level, table, id, exact.then_some((objective, k)))?;
+            let proven = exact && (cutoff.is_none() || open_min.is_none_or(|m| m >= k));
+            let lower_bound = if proven { k.0 } else { open_min.map_or(k.0, |m| m.0.min(k.0)) };
+            (Outcome::Solved(solution), Some(Optimality { objective, proven, lower_bound }))
+        }
+        (None, Some(c)) => {
+            let lower_bound = open_min.map_or(0, |m| m.0);
+            (Outcome::Cutoff(c), Some(Optimality { objective, proven: false, lower_bound }))
+        }
+        (None, None) => (Outcome::Unsolvable, None),
+    })
+}
+
 impl Search<'_, '_> {
     /// Runs A* from the root `(fingerprint, player, bound)` in `phase`, until its best goal is
     /// proven or the limits stop it. Over the player's regions it goes on until every open
     /// position's pushes plus bound exceed the goal's pushes, so that every position on a path
     /// of the fewest pushes is expanded.
+    ///
     /// `before`: the states of the runs before this one, which count towards the limit, and
     /// the lower bound they proved, which the live figures show until this run's is larger.
     fn run(
