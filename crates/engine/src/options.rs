@@ -174,7 +174,7 @@ pub struct Preset {
 /// Every preset.
 pub const PRESETS: &[Preset] = &[Preset {
     name: "default",
-    about: "the bi-fess portfolio, with the restart schedule on 2 threads",
+    about: "the three-member portfolio (bi-fess, bi-fess-box, bi-fess-advised), restarting on 2 to 6 threads",
     options: SolverOptions::default,
 }];
 

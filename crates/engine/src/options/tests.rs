@@ -83,7 +83,10 @@ fn set_changes_one_key_and_names_what_is_wrong() {
 
 #[test]
 fn every_key_can_be_set_to_what_it_holds() {
-    let planned = SolverOptions::default().plan(2).expect("plans").options;
+    // One member, so that every switch has a value (the default members set some differently,
+    // and those show as unset).
+    let one = SolverOptions { members: vec!["bi-fess".into()], ..SolverOptions::default() };
+    let planned = one.plan(2).expect("plans").options;
     let table = toml::Table::try_from(&planned).expect("table");
     for key in SolverOptions::keys() {
         let value = match key.split_once('.') {
@@ -123,11 +126,14 @@ fn the_default_plan_is_the_default_portfolio() {
     assert!(two.notes.is_empty() && two.threads_note.is_none(), "{:?}", two.notes);
     assert_eq!(two.options.restarts.mode, RestartMode::On);
     assert_eq!(two.options.push.freeze, Some(true), "switches the members agree on are shown");
+    assert_eq!(two.options.push.box_moves, None, "the members' moves differ");
+    assert_eq!(two.options.search.advisors, None, "so do their orderings");
 }
 
 #[test]
 fn the_thread_count_that_turns_restarts_off_says_so() {
-    for threads in [1, 3] {
+    // The default members have six searches: seven threads are more.
+    for threads in [1, 7] {
         let planned = SolverOptions::default().plan(threads).expect("plans");
         assert!(portfolio(&planned).restarts.is_empty(), "{threads} threads");
         assert_eq!(planned.options.restarts.mode, RestartMode::Off, "the options say so");

@@ -164,31 +164,59 @@ pub fn catalogue() -> Vec<Member> {
                 Matching,
             )
         },
+        Member {
+            push: PushConfig { box_moves: true, ..PushConfig::default() },
+            pull: PullConfig { box_moves: true, ..PullConfig::default() },
+            ..member(
+                "bi-fess-box",
+                "bi-fess on box moves: a box taken along every run of its own pushes (pulls)",
+                Both,
+                Features(DEFAULT_CYCLE),
+                Matching,
+            )
+        },
+        Member {
+            strategy: Strategy {
+                directions: Both,
+                weighting: Features(DEFAULT_CYCLE),
+                advisors: true,
+                ..Strategy::default()
+            },
+            push: PushConfig { packing: true, box_moves: true, ..PushConfig::default() },
+            pull: PullConfig { box_moves: true, ..PullConfig::default() },
+            ..member(
+                "bi-fess-advised",
+                "bi-fess-box with FESS's advisor weights and cells of targets packed in order",
+                Both,
+                Features(DEFAULT_CYCLE),
+                Matching,
+            )
+        },
     ]
 }
 
-/// The members `--strategy portfolio` runs when none are named: `bi-fess` alone, one
-/// bidirectional feature-cell search with bridges, its forward and backward searches on threads
-/// of their own. No second member has measured better (2026-11-25, 2 threads, shared table,
-/// XSokoban 1-45 + Sasquatch, `benches/results/2026-11-25-confinement.txt`):
+/// The members `--strategy portfolio` runs when none are named: three bidirectional
+/// feature-cell searches in one shared table, which differ in their moves and ordering.
+/// `bi-fess` pushes (pulls) one square at a time; `bi-fess-box` takes a box along every run of
+/// its own pushes, every position on the way a child, so it reaches deep positions in few
+/// expansions; `bi-fess-advised` does that with FESS's advisor weights and cells of goals
+/// packed in order. Each search's states are meetings for the other members' searches of the
+/// other direction, so the three do not only race: a level is often solved by a meeting of two
+/// of them. Measured on XSokoban 1-45 + Sasquatch
+/// (`benches/results/2026-12-06-three-members.txt`):
 ///
-/// | members                    | 10 s          | time (10 s) | 60 s, levels unsolved at 10 s |
-/// |----------------------------|---------------|-------------|-------------------------------|
-/// | `bi-fess`                  | 27 + 35 = 62  | 1           | 5 of 33 (an earlier run)      |
-/// | `bi-fess,bwd-fess-confined`| 27 + 35 = 62  | 1.029       | the same 5 of 33              |
-/// | `bi-fess,bwd-greedy`       | 26 + 35 = 61  | 0.991       |                               |
+/// | members                                  | 2,000,000 states, 1 thread | 20 s, 2 threads |
+/// |------------------------------------------|----------------------------|-----------------|
+/// | `bi-fess`                                | 23 + 35 = 58               | 36 + 38 = 74    |
+/// | `bi-fess,bi-fess-box`                    | 26 + 37 = 63               |                 |
+/// | `bi-fess,bi-fess-advised`                | 29 + 33 = 62               |                 |
+/// | `bi-fess,bi-fess-box,bi-fess-advised`    | 31 + 36 = 67               | 36 + 38 = 74, in 0.61x (XSokoban) and 0.89x (Sasquatch) the time per level |
 ///
-/// An earlier default, `bi-fess,bwd-fess`, was meant to give the backward direction
-/// three quarters of the effort, since on the hard sets the backward search finds almost every
-/// solution (it meets the forward search within a few pushes of the start); but its `bwd-fess` ran
-/// dry at once in the shared table (see
-/// [`Worker::with_own_visited`](crate::worker::Worker::with_own_visited)), so it was `bi-fess`
-/// alone, and its measured gain over `bi-fess,bi-fess-packing` (24 + 37 = 61 at 10 s, in 1.75 times
-/// the time) came from dropping `bi-fess-packing`. Now that `bwd-fess` runs, it repeats `bi-fess`'s
-/// backward search state for state and is no mix to use. Bridges (the forward search's runs towards
-/// the backward search's closest state, see [`crate::bridge`]) gained one level and lost one at
-/// 10 s, in 0.85 of the time.
-pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess"];
+/// Alone, the box-move members solve other levels than `bi-fess` but no more of them (25 + 32
+/// and, with advisors and equal forward turns, 27 + 30). Before, `bi-fess` alone had been the
+/// default since 2026-11-25: single-move members added to it had not helped
+/// (`benches/results/2026-11-25-confinement.txt`).
+pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bi-fess-box", "bi-fess-advised"];
 
 /// The members named in a comma-separated list.
 pub fn members(names: &str) -> Result<Vec<Member>, String> {
