@@ -201,8 +201,9 @@ pub fn catalogue() -> Vec<Member> {
 /// its own pushes, every position on the way a child, so it reaches deep positions in few
 /// expansions; `bi-fess-advised` does that with FESS's advisor weights and cells of goals
 /// packed in order. Each search's states are meetings for the other members' searches of the
-/// other direction, so the three do not only race: a level is often solved by a meeting of two
-/// of them. Measured on XSokoban 1-45 + Sasquatch
+/// other direction, so they do not only race: on the levels the old default also solves, the
+/// three take 0.79x its states. Of the 67 solutions below, bi-fess found 34, bi-fess-advised 18
+/// and bi-fess-box 15. Measured on XSokoban 1-45 + Sasquatch
 /// (`benches/results/2026-12-06-three-members.txt`):
 ///
 /// | members                                  | 2,000,000 states, 1 thread | 20 s, 2 threads |
