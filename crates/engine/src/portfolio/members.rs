@@ -175,22 +175,19 @@ pub fn catalogue() -> Vec<Member> {
                 Matching,
             )
         },
-        Member {
-            strategy: Strategy {
-                directions: Both,
-                weighting: Features(DEFAULT_CYCLE),
-                advisors: true,
-                ..Strategy::default()
-            },
-            push: PushConfig { packing: true, box_moves: true, ..PushConfig::default() },
-            pull: PullConfig { box_moves: true, ..PullConfig::default() },
-            ..member(
+        {
+            let mut advised = member(
                 "bi-fess-advised",
                 "bi-fess-box with FESS's advisor weights and cells of targets packed in order",
                 Both,
                 Features(DEFAULT_CYCLE),
                 Matching,
-            )
+            );
+            advised.strategy.advisors = true;
+            advised.push.packing = true;
+            advised.push.box_moves = true;
+            advised.pull.box_moves = true;
+            advised
         },
     ]
 }
