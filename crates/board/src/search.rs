@@ -204,6 +204,10 @@ pub struct Child {
     /// in one expansion (box moves), where the move undone gives the child made just before
     /// it from the same expansion, which the search records first.
     pub steps: u16,
+    /// True if the move lets the player reach, for the first time, a side of another box from
+    /// which that box can be moved (FESS's explorer advisor watches for these moves); marked
+    /// only by an expander asked to, false otherwise.
+    pub explores: bool,
 }
 
 impl Child {

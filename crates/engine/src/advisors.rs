@@ -11,7 +11,10 @@
 //! - connectivity: a move that joins areas of free squares;
 //! - room connectivity: a move that reopens a link between rooms;
 //! - hotspots: a move that leaves fewer boxes in other boxes' way (counted only with
-//!   `push.hotspots`).
+//!   `push.hotspots`);
+//! - explorer: a move that lets the player reach a side of another box from which it can
+//!   push that box, where it could not before, and that can be undone ([`Child::explores`],
+//!   marked only with `push.explorer`).
 //!
 //! None may recommend a move that unplaces a box. Among the moves that improve its feature,
 //! an advisor picks the one with the best cell (fewest unplaced, then fewest cut links, then
@@ -49,6 +52,15 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
             advised[i] = true;
         }
     }
+    let explorer = children
+        .iter()
+        .enumerate()
+        .filter(|(_, child)| child.explores && FeatureCell::unpack(child.cell).unplaced <= base.unplaced)
+        .min_by_key(|(_, child)| (child.cell, child.h))
+        .map(|(i, _)| i);
+    if let Some(i) = explorer {
+        advised[i] = true;
+    }
     if children.len() <= 2 {
         advised[0] = true;
     }
@@ -75,6 +87,7 @@ mod tests {
             is_macro: false,
             cell: cell.pack(),
             steps: 1,
+            explores: false,
         }
     }
 
@@ -114,6 +127,18 @@ mod tests {
         let mut out = Vec::new();
         advise(cell(2).pack(), &children, &mut out);
         assert_eq!(out, [false, false, true]);
+    }
+
+    #[test]
+    fn the_explorer_picks_its_best_marked_move_that_unplaces_nothing() {
+        let explores = |unplaced, h| Child { explores: true, ..child(unplaced, 2, 0, h) };
+        let children = [
+            child(3, 2, 0, 1), // not marked
+            explores(3, 12),   // marked
+            explores(3, 9),    // marked, smaller bound: the explorer's pick
+            explores(4, 2),    // marked but unplaces a box: never advised
+        ];
+        assert_eq!(advised((3, 2, 0), &children), [false, false, true, false]);
     }
 
     #[test]

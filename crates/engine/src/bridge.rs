@@ -400,6 +400,7 @@ mod tests {
             is_macro: false,
             cell: 0,
             steps: 1,
+            explores: false,
         }
     }
 

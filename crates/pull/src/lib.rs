@@ -313,6 +313,7 @@ impl Backward<'_> {
                 0
             },
             steps,
+            explores: false,
         });
         true
     }

@@ -154,6 +154,13 @@ pub struct PushConfig {
     /// restart turns it on for its run (`Restart::box_moves` in the engine). Only on boards of up
     /// to [`BOX_MOVE_MAX_CELLS`](bisolve_board::search::BOX_MOVE_MAX_CELLS) cells.
     pub box_moves: bool,
+    /// With `features`: mark each child whose move lets the player reach, for the first time,
+    /// a side of another box from which it can push that box onto a square that is neither
+    /// occupied nor dead ([`Child::explores`](bisolve_board::search::Child::explores), for
+    /// FESS's explorer advisor), when the move can be undone on the empty board (the box's
+    /// last push can be pushed back). Read from the node's area labels, a few cells per side
+    /// of each box per child. Default off.
+    pub explorer: bool,
 }
 
 impl Default for PushConfig {
@@ -186,6 +193,7 @@ impl Default for PushConfig {
             hotspots: false,
             packing_macros: false,
             box_moves: false,
+            explorer: false,
         }
     }
 }

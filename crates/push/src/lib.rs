@@ -586,6 +586,10 @@ impl Forward<'_> {
         }
         let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
         let cut_links = self.links.cut(&s.boxes, &mut s.links);
+        let explores = self.config.features
+            && self.config.explorer
+            && !matches!(how, Arrival::Macro(..))
+            && self.explores(s, node, i, (b, to), dir, macro_player.unwrap_or(b), ctx.region_min);
         s.boxes.shift(to, b);
         let fp = zobrist.after_move(ctx.base, b, to, player);
         let child_off = ctx.off_goal + usize::from(!board.is_goal(to)) - usize::from(!board.is_goal(b));
@@ -610,8 +614,47 @@ impl Forward<'_> {
                 0
             },
             steps: how.steps(),
+            explores,
         });
         true
+    }
+
+    /// True if moving box `i` of `node` from `b` to `to`, its last push in direction `dir`,
+    /// the player ending on `player`, lets the player reach a side of another box that it
+    /// could not reach before, from which it can push that box onto a square that is neither
+    /// occupied nor dead, and the move's last push can be pushed back on the empty board (see
+    /// [`PushConfig::explorer`]). `s.boxes` holds the child's boxes and `s.areas` the node's
+    /// labels; `region` is a square of the node's player region.
+    #[allow(clippy::too_many_arguments)]
+    fn explores(
+        &self,
+        s: &PushScratch,
+        node: NodeRef<'_>,
+        i: usize,
+        (b, to): (Cell, Cell),
+        dir: Dir,
+        player: Cell,
+        region: Cell,
+    ) -> bool {
+        let board = self.board;
+        if board.neighbour(to, dir) == NO_CELL {
+            return false;
+        }
+        let moved = s.areas.moved(board, b, to, player);
+        node.boxes.iter().enumerate().filter(|&(j, _)| j != i).any(|(_, &c)| {
+            Dir::ALL.into_iter().any(|d| {
+                let side = board.neighbour(c, d.opposite());
+                let ahead = board.neighbour(c, d);
+                side != NO_CELL
+                    && ahead != NO_CELL
+                    && side != b
+                    && !s.boxes.is_box(side)
+                    && !s.boxes.is_box(ahead)
+                    && !board.is_push_dead(ahead)
+                    && !s.areas.joins(region, side)
+                    && moved.reaches(side)
+            })
+        })
     }
 }
 

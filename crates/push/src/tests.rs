@@ -35,6 +35,7 @@ fn nothing() -> PushConfig {
         hotspots: false,
         packing_macros: false,
         box_moves: false,
+        explorer: false,
     }
 }
 
@@ -136,6 +137,26 @@ fn feature_cells_count_the_room_links_a_push_cuts_only_with_the_switch_on() {
         }
         assert!(children.iter().any(|c| c.to == into_passage));
     }
+}
+
+#[test]
+fn a_push_that_opens_the_way_to_another_box_is_marked_only_with_the_explorer_on() {
+    // The player stands in the doorway below a box. Pushing it up lets the player into the
+    // room, round to the sides of the room's other box, from which that box can be pushed.
+    let level =
+        Level::parse("#######\n#  .  #\n# $ . #\n#  $  #\n### ###\n###@###\n#######").expect("valid level");
+    for on in [false, true] {
+        let children = start_children(&level, PushConfig { features: true, explorer: on, ..nothing() });
+        assert_eq!(children.len(), 1, "only the doorway's box can move");
+        assert_eq!(children[0].explores, on, "explorer {on}");
+    }
+    // With the player in the room already, no push opens anything new (pushed down into the
+    // doorway, the lower box opens only a dead end).
+    let inside =
+        Level::parse("#######\n#  .  #\n# $ . #\n#  $@ #\n### ###\n### ###\n#######").expect("valid level");
+    let children = start_children(&inside, PushConfig { features: true, explorer: true, ..nothing() });
+    assert!(children.len() >= 4, "both boxes move");
+    assert!(children.iter().all(|c| !c.explores));
 }
 
 #[test]

@@ -143,6 +143,9 @@ switches! {
         packing_macros: bool,
         /// Runs of box moves.
         box_moves: bool,
+        /// Children that let the player reach a new side of another box are marked for the
+        /// explorer advisor.
+        explorer: bool,
     }
 }
 
