@@ -252,7 +252,8 @@ impl Strategy {
     /// several pushes counted as one, and its cut skips pushes, so A* would no longer be
     /// push-optimal), and the goal cut is off unless a backward search runs too (a forward
     /// search with the cut that runs dry proves nothing, and alone it would have nothing
-    /// else to decide with).
+    /// else to decide with). The explorer's marks are made only for a search whose advisors
+    /// read them.
     pub fn forward_config(self, mut push: bisolve_push::PushConfig) -> bisolve_push::PushConfig {
         if self.weighting.optimal() {
             push.goal_macros = false;
@@ -260,6 +261,7 @@ impl Strategy {
         }
         push.goal_cut &= push.goal_macros && self.directions == Directions::Both;
         push.features = self.weighting.cycle().is_some();
+        push.explorer &= push.features && self.advisors;
         push
     }
 
@@ -374,5 +376,16 @@ mod tests {
             Strategy::parse("bidirectional-fess").unwrap().weighting,
             Weighting::Features(DEFAULT_CYCLE)
         );
+    }
+
+    #[test]
+    fn explorer_marks_are_made_only_for_a_search_whose_advisors_read_them() {
+        let asked = bisolve_push::PushConfig { explorer: true, ..Default::default() };
+        let fess = Strategy::parse("bidirectional-fess").unwrap();
+        assert!(!fess.forward_config(asked).explorer, "no advisors");
+        assert!(Strategy { advisors: true, ..fess }.forward_config(asked).explorer);
+        let greedy = Strategy { advisors: true, ..Strategy::parse("bidirectional-greedy").unwrap() };
+        assert!(!greedy.forward_config(asked).explorer, "no feature cells");
+        assert!(!Strategy { advisors: true, ..fess }.forward_config(Default::default()).explorer);
     }
 }
