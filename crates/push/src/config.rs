@@ -159,7 +159,8 @@ pub struct PushConfig {
     /// occupied nor dead ([`Child::explores`](bisolve_board::search::Child::explores), for
     /// FESS's explorer advisor), when the move can be undone on the empty board (the box's
     /// last push can be pushed back). Read from the node's area labels, a few cells per side
-    /// of each box per child. Default off.
+    /// of each box per child. Default off; the engine keeps it only for a search whose
+    /// advisors read the marks.
     pub explorer: bool,
 }
 
