@@ -32,11 +32,13 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
         return;
     }
     let base = FeatureCell::unpack(node);
-    let improves: [fn(&FeatureCell, &FeatureCell) -> bool; 4] = [
-        |c, b| c.unplaced < b.unplaced,
-        |c, b| c.areas < b.areas,
-        |c, b| c.cut_links < b.cut_links,
-        |c, b| c.hotspots < b.hotspots,
+    // Each advisor's test of a child with cell `c` against the node's cell `b`.
+    let improves: [fn(&Child, &FeatureCell, &FeatureCell) -> bool; 5] = [
+        |_, c, b| c.unplaced < b.unplaced,
+        |_, c, b| c.areas < b.areas,
+        |_, c, b| c.cut_links < b.cut_links,
+        |_, c, b| c.hotspots < b.hotspots,
+        |child, _, _| child.explores,
     ];
     for better in improves {
         let pick = children
@@ -44,22 +46,13 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
             .enumerate()
             .filter(|(_, child)| {
                 let c = FeatureCell::unpack(child.cell);
-                c.unplaced <= base.unplaced && better(&c, &base)
+                c.unplaced <= base.unplaced && better(child, &c, &base)
             })
             .min_by_key(|(_, child)| (child.cell, child.h))
             .map(|(i, _)| i);
         if let Some(i) = pick {
             advised[i] = true;
         }
-    }
-    let explorer = children
-        .iter()
-        .enumerate()
-        .filter(|(_, child)| child.explores && FeatureCell::unpack(child.cell).unplaced <= base.unplaced)
-        .min_by_key(|(_, child)| (child.cell, child.h))
-        .map(|(i, _)| i);
-    if let Some(i) = explorer {
-        advised[i] = true;
     }
     if children.len() <= 2 {
         advised[0] = true;
