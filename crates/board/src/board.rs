@@ -280,15 +280,7 @@ impl Board {
         debug_assert!(frozen.windows(2).all(|w| w[0] < w[1]), "frozen cells must be sorted");
         let n = self.n_cells();
         let is_frozen = |c: Cell| frozen.binary_search(&c).is_ok();
-        let neighbours: Vec<[Cell; 4]> = (0..n)
-            .map(|c| {
-                if is_frozen(c as Cell) {
-                    [NO_CELL; 4]
-                } else {
-                    self.neighbours[c].map(|m| if m != NO_CELL && is_frozen(m) { NO_CELL } else { m })
-                }
-            })
-            .collect();
+        let neighbours = self.neighbours_with_walls(frozen);
         let sides = analysis::side_components(&neighbours);
         let free_goals: Vec<Cell> = self.goals.iter().copied().filter(|&g| !is_frozen(g)).collect();
         let free = analysis::box_distances(&neighbours, &sides, &free_goals, true);
@@ -308,6 +300,31 @@ impl Board {
             }
         }
         DistanceTable::new(t, n, data)
+    }
+
+    /// Push distances of a lone box from every cell to each of `targets` when the squares of
+    /// `walls` (sorted) are walls. The rows of the walls themselves mean nothing, and no
+    /// target may be a wall.
+    pub fn push_distances_with_walls(&self, walls: &[Cell], targets: &[Cell]) -> DistanceTable {
+        debug_assert!(walls.windows(2).all(|w| w[0] < w[1]), "walls must be sorted");
+        let neighbours = self.neighbours_with_walls(walls);
+        let sides = analysis::side_components(&neighbours);
+        analysis::box_distances(&neighbours, &sides, targets, true)
+    }
+
+    /// The neighbour table with the squares of `walls` (sorted) made walls: they have no
+    /// neighbours and are no one's neighbour.
+    fn neighbours_with_walls(&self, walls: &[Cell]) -> Vec<[Cell; 4]> {
+        let is_wall = |c: Cell| walls.binary_search(&c).is_ok();
+        (0..self.n_cells())
+            .map(|c| {
+                if is_wall(c as Cell) {
+                    [NO_CELL; 4]
+                } else {
+                    self.neighbours[c].map(|m| if m != NO_CELL && is_wall(m) { NO_CELL } else { m })
+                }
+            })
+            .collect()
     }
 
     /// Push distances of a lone box from every cell to each of `targets` (any squares, in the

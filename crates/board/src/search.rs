@@ -253,6 +253,9 @@ pub struct FeatureCell {
     pub cut_links: u32,
     /// Hotspots; counted up to [`FeatureCell::MAX_HOTSPOTS`].
     pub hotspots: u32,
+    /// Boxes out of plan (where the plan will soon need the room); counted up to
+    /// [`FeatureCell::MAX_OUT_OF_PLAN`].
+    pub out_of_plan: u32,
 }
 
 impl FeatureCell {
@@ -261,7 +264,12 @@ impl FeatureCell {
     /// Cut links beyond this count as this many.
     pub const MAX_CUT_LINKS: u32 = 7;
     /// Hotspots beyond this count as this many.
-    pub const MAX_HOTSPOTS: u32 = 7;
+    pub const MAX_HOTSPOTS: u32 = 3;
+    /// Boxes out of plan beyond this count as this many: a cell tells only whether any box
+    /// is. With [`FeatureCell::MAX_HOTSPOTS`], it keeps the cells of a level within the range
+    /// they had before this feature came (the open lists hold a bucket per cell number up to
+    /// the largest seen, 40 bytes each).
+    pub const MAX_OUT_OF_PLAN: u32 = 1;
 
     /// The cell as one number: distinct cells give distinct numbers, and fewer unplaced boxes
     /// give smaller ones.
@@ -269,7 +277,10 @@ impl FeatureCell {
     pub fn pack(self) -> u32 {
         let links = self.cut_links.min(FeatureCell::MAX_CUT_LINKS);
         let hotspots = self.hotspots.min(FeatureCell::MAX_HOTSPOTS);
-        ((self.unplaced * (FeatureCell::MAX_CUT_LINKS + 1) + links) * (FeatureCell::MAX_HOTSPOTS + 1)
+        let oop = self.out_of_plan.min(FeatureCell::MAX_OUT_OF_PLAN);
+        (((self.unplaced * (FeatureCell::MAX_CUT_LINKS + 1) + links) * (FeatureCell::MAX_OUT_OF_PLAN + 1)
+            + oop)
+            * (FeatureCell::MAX_HOTSPOTS + 1)
             + hotspots)
             * FeatureCell::MAX_AREAS
             + self.areas.clamp(1, FeatureCell::MAX_AREAS)
@@ -282,11 +293,14 @@ impl FeatureCell {
         let rest = packed / FeatureCell::MAX_AREAS;
         let hotspots = rest % (FeatureCell::MAX_HOTSPOTS + 1);
         let rest = rest / (FeatureCell::MAX_HOTSPOTS + 1);
+        let out_of_plan = rest % (FeatureCell::MAX_OUT_OF_PLAN + 1);
+        let rest = rest / (FeatureCell::MAX_OUT_OF_PLAN + 1);
         FeatureCell {
             unplaced: rest / (FeatureCell::MAX_CUT_LINKS + 1),
             areas: packed % FeatureCell::MAX_AREAS + 1,
             cut_links: rest % (FeatureCell::MAX_CUT_LINKS + 1),
             hotspots,
+            out_of_plan,
         }
     }
 }

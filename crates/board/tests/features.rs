@@ -217,15 +217,17 @@ proptest! {
         areas in 1u32..40,
         cut_links in 0u32..20,
         hotspots in 0u32..20,
+        out_of_plan in 0u32..20,
         other in 0u32..2000,
     ) {
-        let cell = FeatureCell { unplaced, areas, cut_links, hotspots };
+        let cell = FeatureCell { unplaced, areas, cut_links, hotspots, out_of_plan };
         let back = FeatureCell::unpack(cell.pack());
         prop_assert_eq!(back.unplaced, unplaced);
         prop_assert_eq!(back.areas, areas.min(FeatureCell::MAX_AREAS));
         prop_assert_eq!(back.cut_links, cut_links.min(FeatureCell::MAX_CUT_LINKS));
         prop_assert_eq!(back.hotspots, hotspots.min(FeatureCell::MAX_HOTSPOTS));
-        let placed_more = FeatureCell { unplaced: other, areas: 1, cut_links: 0, hotspots: 0 };
+        prop_assert_eq!(back.out_of_plan, out_of_plan.min(FeatureCell::MAX_OUT_OF_PLAN));
+        let placed_more = FeatureCell { unplaced: other, areas: 1, ..FeatureCell::default() };
         if other < unplaced {
             prop_assert!(placed_more.pack() < cell.pack());
         }

@@ -63,7 +63,7 @@ fn a_technique_switched_off_prunes_nothing() {
         ("levels/edge/closed-diagonal.xsb", "--set=push.diagonals=false", "closed diagonal"),
         ("levels/demo.xsb", "--set=push.freeze=false", "freeze"),
         ("levels/demo.xsb", "--set=push.pair_deadlocks=false", "pair deadlock"),
-        ("levels/demo.xsb", "--set=push.jams=false", "jam deadlock"),
+        ("levels/edge/sealed-goal.xsb", "--set=push.jams=false", "jam deadlock"),
         ("levels/demo.xsb", "--set=push.shut_in=false", "shut-in deadlock"),
         ("levels/demo.xsb", "--set=push.frozen_walls=false", "frozen wall searches"),
     ] {

@@ -25,6 +25,7 @@ pub mod jams;
 pub mod packing;
 pub mod pair_costs;
 pub mod pairs;
+pub mod parking;
 pub mod rooms;
 pub mod sealed;
 pub mod subset;

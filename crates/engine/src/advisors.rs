@@ -14,12 +14,15 @@
 //!   `push.hotspots`);
 //! - explorer: a move that lets the player reach a side of another box from which it can
 //!   push that box, where it could not before, and that can be undone ([`Child::explores`],
-//!   marked only with `push.explorer`).
+//!   marked only with `push.explorer`);
+//! - out of plan: a move that leaves fewer boxes out of the parking plan (counted only with
+//!   `push.out_of_plan`).
 //!
 //! None may recommend a move that unplaces a box. Among the moves that improve its feature,
 //! an advisor picks the one with the best cell (fewest unplaced, then fewest cut links, then
-//! fewest hotspots, then fewest areas) and then the smallest bound. An expansion with at most two children also
-//! gets its first one for free (a forced line costs nothing), as in Festival.
+//! fewest out of plan, then fewest hotspots, then fewest areas) and then the smallest bound.
+//! An expansion with at most two children also gets its first one for free (a forced line
+//! costs nothing), as in Festival.
 
 use bisolve_board::search::{Child, FeatureCell};
 
@@ -33,11 +36,12 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
     }
     let base = FeatureCell::unpack(node);
     // Each advisor's test of a child with cell `c` against the node's cell `b`.
-    let improves: [fn(&Child, &FeatureCell, &FeatureCell) -> bool; 5] = [
+    let improves: [fn(&Child, &FeatureCell, &FeatureCell) -> bool; 6] = [
         |_, c, b| c.unplaced < b.unplaced,
         |_, c, b| c.areas < b.areas,
         |_, c, b| c.cut_links < b.cut_links,
         |_, c, b| c.hotspots < b.hotspots,
+        |_, c, b| c.out_of_plan < b.out_of_plan,
         |child, _, _| child.explores,
     ];
     for better in improves {
@@ -65,7 +69,7 @@ mod tests {
     use bisolve_board::{Dir, Fingerprint};
 
     fn child(unplaced: u32, areas: u32, cut_links: u32, h: u32) -> Child {
-        hot_child(FeatureCell { unplaced, areas, cut_links, hotspots: 0 }, h)
+        hot_child(FeatureCell { unplaced, areas, cut_links, ..FeatureCell::default() }, h)
     }
 
     fn hot_child(cell: FeatureCell, h: u32) -> Child {
@@ -86,7 +90,9 @@ mod tests {
 
     fn advised(node: (u32, u32, u32), children: &[Child]) -> Vec<bool> {
         let mut out = Vec::new();
-        let node = FeatureCell { unplaced: node.0, areas: node.1, cut_links: node.2, hotspots: 0 }.pack();
+        let node =
+            FeatureCell { unplaced: node.0, areas: node.1, cut_links: node.2, ..FeatureCell::default() }
+                .pack();
         advise(node, children, &mut out);
         out
     }
@@ -115,7 +121,7 @@ mod tests {
 
     #[test]
     fn the_hotspots_advisor_picks_the_move_that_clears_a_box_out_of_the_way() {
-        let cell = |hotspots| FeatureCell { unplaced: 3, areas: 1, cut_links: 0, hotspots };
+        let cell = |hotspots| FeatureCell { unplaced: 3, areas: 1, hotspots, ..FeatureCell::default() };
         let children = [hot_child(cell(2), 10), hot_child(cell(1), 12), hot_child(cell(1), 9)];
         let mut out = Vec::new();
         advise(cell(2).pack(), &children, &mut out);

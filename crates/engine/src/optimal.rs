@@ -74,8 +74,8 @@ impl OptimalConfig {
     /// they are; no macros, box moves, tunnel rule or PI-corrals (they choose one order of the
     /// pushes, which may cost moves). The feature cells are on only for the area labels that
     /// come with them, which give every child's player region without a flood fill (1.27x
-    /// faster per level on Microban I); A* never reads the cells, so packing, room links and
-    /// hotspots stay off.
+    /// faster per level on Microban I); A* never reads the cells, so packing, the parking plan,
+    /// room links and hotspots stay off.
     pub fn forward(mut push: PushConfig) -> PushConfig {
         push.goal_macros = false;
         push.packing_macros = false;
@@ -90,6 +90,8 @@ impl OptimalConfig {
         push.packing = false;
         push.room_links = false;
         push.hotspots = false;
+        push.parking_plan = false;
+        push.out_of_plan = false;
         push
     }
 

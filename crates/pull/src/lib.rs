@@ -237,7 +237,7 @@ impl Backward<'_> {
             None => boxes.iter().filter(|&&b| !self.board.is_start_square(b)).count() as u32,
         };
         let cut_links = self.links.cut(&s.boxes, &mut s.links);
-        FeatureCell { unplaced, areas, cut_links, hotspots: 0 }.pack()
+        FeatureCell { unplaced, areas, cut_links, ..FeatureCell::default() }.pack()
     }
 
     /// Appends the child in which box `i` is pulled onto `to` (next to where it stands, in
@@ -307,8 +307,13 @@ impl Backward<'_> {
             cell: if self.config.features {
                 let unplaced = ctx.unplaced + usize::from(!board.is_start_square(to))
                     - usize::from(!board.is_start_square(b));
-                FeatureCell { unplaced: unpacked.unwrap_or(unplaced as u32), areas, cut_links, hotspots: 0 }
-                    .pack()
+                FeatureCell {
+                    unplaced: unpacked.unwrap_or(unplaced as u32),
+                    areas,
+                    cut_links,
+                    ..FeatureCell::default()
+                }
+                .pack()
             } else {
                 0
             },

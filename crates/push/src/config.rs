@@ -162,6 +162,21 @@ pub struct PushConfig {
     /// of each box per child. Default off; the engine keeps it only for a search whose
     /// advisors read the marks.
     pub explorer: bool,
+    /// With `features`: count the steps of the level's parking plan packed (see
+    /// [`bisolve_deadlock::parking`]) instead of boxes on goals in the feature cell: a plan
+    /// found before the search by pulling boxes from the solved position to start squares,
+    /// which orders the goals and parks boxes where that needs it. Takes the place of
+    /// `packing`. Default on (the default portfolio's `bi-fess-advised` turns it off for its
+    /// packing order): with it in the other two members, at 2M states a level on one thread,
+    /// XSokoban 1-45 and Sasquatch solve 32 + 36 levels against 31 + 36, losing none, and at
+    /// 20 s on 2 threads 37 + 38 against 36 + 38
+    /// (`benches/results/2026-12-06-parking-plan.txt`).
+    pub parking_plan: bool,
+    /// With `parking_plan`: the feature cells also count the boxes out of plan, on squares
+    /// from which a box can no longer reach a square of a later step of the plan once its next
+    /// steps are done (see [`bisolve_deadlock::parking`]). Default off: with the plan in every
+    /// member it solved 3 levels fewer at 2M states a level.
+    pub out_of_plan: bool,
 }
 
 impl Default for PushConfig {
@@ -195,6 +210,8 @@ impl Default for PushConfig {
             packing_macros: false,
             box_moves: false,
             explorer: false,
+            parking_plan: true,
+            out_of_plan: false,
         }
     }
 }

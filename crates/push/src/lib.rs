@@ -68,6 +68,7 @@ use bisolve_deadlock::goal_areas::{AreaCheck, GoalAreas};
 use bisolve_deadlock::packing::PackingOrder;
 use bisolve_deadlock::pair_costs::{PairCosts, PairGains, PairScratch};
 use bisolve_deadlock::pairs::{PairMode, PairTable};
+use bisolve_deadlock::parking::ParkingPlan;
 use bisolve_deadlock::rooms::{GoalRoom, GoalRooms, PlanKeys, MAX_PLAN_ROOMS};
 use bisolve_deadlock::sealed::SealedTargets;
 use bisolve_deadlock::shared;
@@ -110,6 +111,8 @@ pub struct Forward<'a> {
     /// The goals' packing order, when feature cells count packed goals or packing macros
     /// are on.
     packing: Option<PackingOrder>,
+    /// The level's parking plan, when the feature cells count its steps.
+    plan: Option<Arc<ParkingPlan>>,
     /// Feature cells count packed goals: the packing feature is on and the order ranks
     /// something.
     counts_packed: bool,
@@ -200,6 +203,10 @@ impl<'a> Forward<'a> {
             .then(|| PackingOrder::new(board, Side::Forward));
         let counts_packed =
             config.features && config.packing && packing.as_ref().is_some_and(PackingOrder::has_order);
+        let plan =
+            shared(config.features && config.parking_plan, others.iter().map(|o| o.plan.clone()), || {
+                ParkingPlan::new(board)
+            });
         let sealed = config.sealed_goals.then(|| SealedTargets::new(board, PairMode::Push));
         let goal_areas = config.goal_areas.then(|| GoalAreas::new(board)).filter(|a| !a.is_empty());
         let mut config = config;
@@ -239,6 +246,7 @@ impl<'a> Forward<'a> {
             tests,
             rooms,
             packing,
+            plan,
             counts_packed,
             discipline,
             plans_on,
@@ -288,16 +296,34 @@ impl<'a> Forward<'a> {
         self.packing.as_ref().filter(|_| self.counts_packed)
     }
 
+    /// The unplaced count of the feature cells when the parking plan or a packing order gives
+    /// it, for boxes where `is_box` says, and the boxes out of plan (0 unless counted) among
+    /// `boxes`, the same boxes.
+    fn unpacked(
+        &self,
+        is_box: impl Fn(Cell) -> bool,
+        boxes: impl Iterator<Item = Cell>,
+    ) -> (Option<u32>, u32) {
+        match (&self.plan, self.counts_packing()) {
+            (Some(plan), _) => {
+                let packed = plan.packed(is_box);
+                let oop = if self.config.out_of_plan { plan.out_of_plan(packed, boxes) } else { 0 };
+                (Some(plan.steps().len() as u32 - packed), oop)
+            }
+            (None, Some(order)) => (Some(order.unpacked(is_box)), 0),
+            (None, None) => (None, 0),
+        }
+    }
+
     /// The feature cell of the position of `boxes`, which `s.boxes` holds, whose free squares
     /// fall into `areas` areas.
     fn feature_cell(&self, s: &mut PushScratch, boxes: &[Cell], areas: u32) -> u32 {
-        let unplaced = match self.counts_packing() {
-            Some(p) => p.unpacked(|c| s.boxes.is_box(c)),
-            None => boxes.iter().filter(|&&b| !self.board.is_goal(b)).count() as u32,
-        };
+        let (unpacked, out_of_plan) = self.unpacked(|c| s.boxes.is_box(c), boxes.iter().copied());
+        let unplaced =
+            unpacked.unwrap_or_else(|| boxes.iter().filter(|&&b| !self.board.is_goal(b)).count() as u32);
         let cut_links = self.links.cut(&s.boxes, &mut s.links);
         let hotspots = self.hotspots.count(boxes);
-        FeatureCell { unplaced, areas, cut_links, hotspots }.pack()
+        FeatureCell { unplaced, areas, cut_links, hotspots, out_of_plan }.pack()
     }
 }
 
@@ -584,7 +610,8 @@ impl Forward<'_> {
             s.boxes.shift(to, b);
             return false;
         }
-        let unpacked = self.counts_packing().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+        let moved = node.boxes.iter().enumerate().map(|(k, &c)| if k == i { to } else { c });
+        let (unpacked, out_of_plan) = self.unpacked(|c| s.boxes.is_box(c), moved);
         let cut_links = self.links.cut(&s.boxes, &mut s.links);
         let explores = self.config.features
             && self.config.explorer
@@ -608,6 +635,7 @@ impl Forward<'_> {
                     areas,
                     cut_links,
                     hotspots: self.hotspots.count_moved(node.boxes, i, to),
+                    out_of_plan,
                 }
                 .pack()
             } else {

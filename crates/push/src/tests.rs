@@ -36,6 +36,8 @@ fn nothing() -> PushConfig {
         packing_macros: false,
         box_moves: false,
         explorer: false,
+        parking_plan: false,
+        out_of_plan: false,
     }
 }
 
@@ -182,6 +184,23 @@ fn feature_cells_count_hotspots_only_with_the_switch_on() {
             };
             assert_eq!(hotspots, want, "push to {} with hotspots {on}", child.to);
         }
+    }
+}
+
+#[test]
+fn feature_cells_count_the_parking_plan_only_with_the_switch_on() {
+    // The plan fills the dead end's far goal first: a box pushed onto the near goal places a
+    // box, but packs no step of the plan.
+    let level = Level::parse("########\n#  @$..#\n#  $ ###\n#    #\n######").expect("valid level");
+    let board = level.board();
+    let near = board.cell(5, 1).expect("floor");
+    let plan = ParkingPlan::new(board).expect("a plan");
+    assert_eq!(plan.steps()[0].to, board.cell(6, 1).expect("floor"));
+    for on in [false, true] {
+        let children = start_children(&level, PushConfig { features: true, parking_plan: on, ..nothing() });
+        let onto_goal = children.iter().find(|c| c.to == near).expect("a push onto the near goal");
+        let want = if on { 2 } else { 1 };
+        assert_eq!(FeatureCell::unpack(onto_goal.cell).unplaced, want, "parking plan {on}");
     }
 }
 

@@ -146,6 +146,10 @@ switches! {
         /// Children that let the player reach a new side of another box are marked for the
         /// explorer advisor.
         explorer: bool,
+        /// Feature cells count the steps of the level's parking plan packed.
+        parking_plan: bool,
+        /// Feature cells count boxes out of the parking plan.
+        out_of_plan: bool,
     }
 }
 

@@ -1,0 +1,581 @@
+//! The level's parking plan (after FESS's packing plan, as Festival builds it): an order in
+//! which boxes come in and fill the goals, boxes waiting on other squares (parked) where the
+//! order needs that, found before the search by a backward search on an easier problem.
+//!
+//! The easier problem starts from the solved position and moves one box at a time, by pulls,
+//! to any square it can reach with the other boxes standing still (a box move, as in
+//! Festival); a box that reaches a start square (a *base*) not used yet leaves the board and
+//! uses it up. Boxes are told apart only by where they stand, so every box may go home to any
+//! base, and a box gone home is out of the way of the others. When some box can go home,
+//! only such moves are made (for each box, to the first base its walk reaches). A greedy
+//! best-first search (fewest boxes left, then the smallest sum of each box's pulls to its
+//! nearest unused base, then a box parked off the goals going home, or the box the last move
+//! moved) looks for a position with no box left, and takes the position nearest that when
+//! its budget runs out ([`PLAN_POSITIONS`], [`MAX_FILLS`]).
+//!
+//! Read forwards, the moves on the way there are the plan: each *step* brings a box to a
+//! square, from its start square, from where an earlier step parked it, or (for the boxes
+//! the search left on the board, the *initial* steps) from nowhere: the box stands there
+//! from the start. A step's box may move on at a later step (it was parked). Consecutive
+//! moves of one box are one step. An unfinished plan keeps only the steps that place a box
+//! for good.
+//!
+//! A position has *packed* the plan's first `k` steps when each of them has a box on its
+//! square, or a later step within the first `k` has moved it on; its packed count is the
+//! largest such `k`, less the initial steps without their box (and, while an initial box
+//! that never moves is missing, only the count of such boxes in place). The forward search
+//! counts `steps - packed` as its unplaced boxes in the feature cells
+//! (`push.parking_plan`). The count guides the search only: it prunes nothing.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet, VecDeque};
+
+use bisolve_board::{Board, BoxMap, Cell, Dir, Reach, NO_CELL, UNREACHABLE};
+
+/// The most positions the plan's search makes.
+pub const PLAN_POSITIONS: usize = 100_000;
+
+/// The most flood fills the plan's search makes (its walks of single boxes make most of
+/// them).
+pub const MAX_FILLS: usize = 100_000;
+
+/// Levels with more start squares than this get no plan (a position's unused bases are one
+/// 128-bit set).
+pub const MAX_BASES: usize = 128;
+
+/// No later step moves the box on.
+const NEVER: u32 = u32::MAX;
+
+/// Where a step's box comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum From {
+    /// It stands on the step's square from the start: the search left it on the board.
+    Initial,
+    /// Its start square.
+    Start,
+    /// The square an earlier step parked it on.
+    Parked(Cell),
+}
+
+/// One step of the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Where the box comes from.
+    pub from: From,
+    /// The square it is brought to.
+    pub to: Cell,
+    /// The later step that moves it on ([`NEVER`] when none does).
+    until: u32,
+}
+
+impl Step {
+    /// The index of the later step that moves this step's box on, if one does.
+    pub fn until(&self) -> Option<usize> {
+        (self.until != NEVER).then_some(self.until as usize)
+    }
+}
+
+/// The parking plan of one level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParkingPlan {
+    /// The initial steps first (those that never move on before the others), then the rest
+    /// in order.
+    steps: Vec<Step>,
+    /// How many steps are initial.
+    initial: usize,
+    /// True if the search took every box home.
+    complete: bool,
+    /// Per packed count, an index into `zone_sets`: where a box is out of plan.
+    zones: Vec<u32>,
+    /// The distinct out-of-plan zones, a bit per square.
+    zone_sets: Vec<Vec<u64>>,
+}
+
+/// The order of the plan's search, smallest first: boxes left, the sum of their pulls to the
+/// nearest unused bases, and not the preferred move (see [`ParkingPlan::with_budget`]); the
+/// newest position first on ties.
+type Order = Reverse<(usize, u32, bool)>;
+
+/// A position of the plan's search: its boxes (ascending), its unused bases, where the player
+/// stands, the position it came from, and the box move that made it (the box's square before
+/// and after; after is a base that took the box when `home`).
+struct Node {
+    boxes: Vec<Cell>,
+    bases: u128,
+    player: Cell,
+    parent: u32,
+    pull: (Cell, Cell),
+    home: bool,
+    /// The sum over the boxes of their pulls to the nearest unused base.
+    h: u32,
+}
+
+impl ParkingPlan {
+    /// The plan of `board`'s level, or `None` when the level has more than [`MAX_BASES`]
+    /// start squares or no box to place.
+    pub fn new(board: &Board) -> Option<ParkingPlan> {
+        ParkingPlan::with_budget(board, PLAN_POSITIONS)
+    }
+
+    /// [`ParkingPlan::new`] with a search of at most `budget` positions (see the module docs
+    /// for the search).
+    pub fn with_budget(board: &Board, budget: usize) -> Option<ParkingPlan> {
+        let starts = board.start_squares();
+        if starts.len() > MAX_BASES || board.goals().is_empty() {
+            return None;
+        }
+        let n = board.n_cells();
+        let dist = board.start_distances();
+        let base_of = |c: Cell| starts.iter().position(|&s| s == c);
+        let all_bases: u128 = if starts.len() == 128 { !0 } else { (1u128 << starts.len()) - 1 };
+        // Pulls from `c` to the nearest unused base.
+        let near = |c: Cell, bases: u128| -> u32 {
+            let mut best = u32::from(UNREACHABLE);
+            let mut bits = bases;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                best = best.min(u32::from(dist.get(c, j)));
+            }
+            best
+        };
+        let unreachable = u32::from(UNREACHABLE);
+        let mut map = BoxMap::new(n);
+        let mut reach = Reach::new(n);
+        let mut seen: HashSet<(Vec<Cell>, u128, Cell)> = HashSet::new();
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut open: BinaryHeap<(Order, usize)> = BinaryHeap::new();
+        let mut best: Option<((usize, u32), usize)> = None;
+
+        let goals = board.goals().to_vec();
+        let h0: u32 = goals.iter().map(|&g| near(g, all_bases)).sum();
+        if goals.iter().any(|&g| near(g, all_bases) == unreachable) {
+            return None;
+        }
+        // One root per area of the free squares of the solved position.
+        map.set_all(&goals);
+        let mut zoned = vec![false; n];
+        for c in 0..n as Cell {
+            if zoned[c as usize] || map.is_box(c) {
+                continue;
+            }
+            let min = reach.fill(board, &map, c);
+            for z in reach.cells() {
+                zoned[z as usize] = true;
+            }
+            if seen.insert((goals.clone(), all_bases, min)) {
+                open.push((Reverse((goals.len(), h0, false)), nodes.len()));
+                nodes.push(Node {
+                    boxes: goals.clone(),
+                    bases: all_bases,
+                    player: c,
+                    parent: u32::MAX,
+                    pull: (NO_CELL, NO_CELL),
+                    home: false,
+                    h: h0,
+                });
+            }
+        }
+        map.clear_all(&goals);
+
+        let mut runs = BoxRuns::new(n);
+        let mut children: Vec<Node> = Vec::new();
+        while let Some((Reverse((left, _, _)), at)) = open.pop() {
+            if best.is_none_or(|(b, _)| (left, nodes[at].h) < b) {
+                best = Some(((left, nodes[at].h), at));
+            }
+            if left == 0 || nodes.len() >= budget || runs.fills >= MAX_FILLS {
+                break;
+            }
+            let (boxes, bases, player, h) =
+                (nodes[at].boxes.clone(), nodes[at].bases, nodes[at].player, nodes[at].h);
+            let last = nodes[at].pull.1;
+            map.set_all(&boxes);
+            children.clear();
+            let mut homes = false;
+            for (i, &b) in boxes.iter().enumerate() {
+                map.clear(b);
+                runs.walk(board, &mut map, &mut reach, b, player, |p| {
+                    base_of(p).filter(|&j| bases >> j & 1 == 1).is_some()
+                });
+                map.set(b, 0);
+                for &(p, p2) in &runs.reached {
+                    let home = base_of(p).filter(|&j| bases >> j & 1 == 1);
+                    if homes && home.is_none() {
+                        continue;
+                    }
+                    let mut child = boxes.clone();
+                    let (child_bases, child_h) = match home {
+                        Some(j) => {
+                            if !homes {
+                                // A box that can go home goes: only such moves are kept.
+                                homes = true;
+                                children.clear();
+                            }
+                            child.remove(i);
+                            let left = bases & !(1u128 << j);
+                            (left, child.iter().map(|&c| near(c, left)).sum::<u32>())
+                        }
+                        None => {
+                            child[i] = p;
+                            child.sort_unstable();
+                            (bases, h - near(b, bases) + near(p, bases))
+                        }
+                    };
+                    if child_h >= unreachable {
+                        continue;
+                    }
+                    children.push(Node {
+                        boxes: child,
+                        bases: child_bases,
+                        player: p2,
+                        parent: at as u32,
+                        pull: (b, p),
+                        home: home.is_some(),
+                        h: child_h,
+                    });
+                    if home.is_some() {
+                        // One way home per box.
+                        break;
+                    }
+                }
+            }
+            map.clear_all(&boxes);
+            for child in children.drain(..) {
+                map.set_all(&child.boxes);
+                let min = reach.fill(board, &map, child.player);
+                map.clear_all(&child.boxes);
+                if !seen.insert((child.boxes.clone(), child.bases, min)) {
+                    continue;
+                }
+                // A box parked off the goals goes home first.
+                let preferred = if child.home { !board.is_goal(child.pull.0) } else { child.pull.0 == last };
+                open.push((Reverse((child.boxes.len(), child.h, !preferred)), nodes.len()));
+                nodes.push(child);
+            }
+        }
+        let (_, at) = best?;
+        let mut plan = ParkingPlan::from_path(&nodes, at);
+        plan.set_zones(board);
+        Some(plan)
+    }
+
+    /// The plan read from the search's path to node `at`.
+    fn from_path(nodes: &[Node], at: usize) -> ParkingPlan {
+        let mut steps: Vec<Step> =
+            nodes[at].boxes.iter().map(|&c| Step { from: From::Initial, to: c, until: NEVER }).collect();
+        let initial = steps.len();
+        let complete = initial == 0;
+        // From the last move back to the first: read forwards, the first step first.
+        let mut k = at;
+        while nodes[k].parent != u32::MAX {
+            let (before, after) = nodes[k].pull;
+            let from = if nodes[k].home { From::Start } else { From::Parked(after) };
+            steps.push(Step { from, to: before, until: NEVER });
+            k = nodes[k].parent as usize;
+        }
+        // One box's consecutive steps are one.
+        let mut i = initial;
+        while i + 1 < steps.len() {
+            if steps[i + 1].from == From::Parked(steps[i].to) {
+                steps[i].to = steps[i + 1].to;
+                steps.remove(i + 1);
+            } else if steps[i].from == From::Parked(steps[i].to) {
+                steps.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        if steps.len() > initial && steps[steps.len() - 1].from == From::Parked(steps[steps.len() - 1].to) {
+            steps.pop();
+        }
+        set_until(&mut steps);
+        let mut initial = initial;
+        if !complete {
+            // An unfinished plan keeps only the steps that place a box for good, in their
+            // order, the initial boxes that never move among them: its parking is less to be
+            // trusted (Festival does this when no box went home at all).
+            steps.retain(|s| s.until == NEVER);
+            initial = steps.iter().filter(|s| s.from == From::Initial).count();
+            for s in &mut steps[initial..] {
+                s.from = From::Start;
+            }
+            steps[..initial].sort_by_key(|s| s.to);
+        }
+        ParkingPlan { steps, initial, complete, zones: Vec::new(), zone_sets: Vec::new() }
+    }
+
+    /// Works out the out-of-plan zones (after Festival's): once step `i` is done, the squares
+    /// from which a lone box can reach no square of a later step, the boxes that stay put
+    /// after the steps up to `i` standing as walls (dead squares left out). A position that has
+    /// packed `k` steps reads the zone of the first step from `k` on where the zone changes,
+    /// so boxes are cleared out of a zone before the plan closes it.
+    fn set_zones(&mut self, board: &Board) {
+        let n = board.n_cells();
+        let words = n.div_ceil(64);
+        let len = self.steps.len();
+        let mut own: Vec<Vec<u64>> = Vec::with_capacity(len);
+        let mut walls: Vec<Cell> = Vec::new();
+        for i in 0..len {
+            if self.steps[i].until == NEVER {
+                walls.push(self.steps[i].to);
+                walls.sort_unstable();
+            }
+            let mut zone = vec![0u64; words];
+            let later: Vec<Cell> = self.steps[i + 1..].iter().map(|s| s.to).collect();
+            if !later.is_empty() {
+                let dist = board.push_distances_with_walls(&walls, &later);
+                for c in 0..n as Cell {
+                    if walls.binary_search(&c).is_err()
+                        && !board.is_push_dead(c)
+                        && dist.nearest(c) == UNREACHABLE
+                    {
+                        zone[c as usize / 64] |= 1 << (c % 64);
+                    }
+                }
+            }
+            own.push(zone);
+        }
+        // Each step reads the zone of the next step where it changes.
+        let mut read = own.clone();
+        let mut last = 0;
+        let empty = vec![0u64; words];
+        let mut current = &empty;
+        // The last step has no later one: its zone (empty) changes nothing before it.
+        for i in 0..len.saturating_sub(1) {
+            if own[i] == *current {
+                continue;
+            }
+            current = &own[i];
+            for r in &mut read[last..=i] {
+                r.clone_from(current);
+            }
+            last = i;
+        }
+        self.zone_sets.clear();
+        self.zones = read
+            .into_iter()
+            .map(|z| match self.zone_sets.iter().position(|s| *s == z) {
+                Some(k) => k as u32,
+                None => {
+                    self.zone_sets.push(z);
+                    (self.zone_sets.len() - 1) as u32
+                }
+            })
+            .collect();
+    }
+
+    /// How many of `boxes` stand out of plan in a position that has packed `packed` steps.
+    pub fn out_of_plan(&self, packed: u32, boxes: impl Iterator<Item = Cell>) -> u32 {
+        let Some(&k) = self.zones.get(packed as usize) else { return 0 };
+        let zone = &self.zone_sets[k as usize];
+        boxes.filter(|&c| zone[c as usize / 64] >> (c % 64) & 1 == 1).count() as u32
+    }
+
+    /// The steps, the initial ones first.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// How many steps are initial: boxes the plan leaves where they stand at the start.
+    pub fn initial(&self) -> usize {
+        self.initial
+    }
+
+    /// True if the plan's search took every box home: no initial steps.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// How many steps the position with boxes where `is_box` says has packed (see the
+    /// module docs).
+    pub fn packed(&self, is_box: impl Fn(Cell) -> bool) -> u32 {
+        let steps = &self.steps;
+        let fixed = steps[..self.initial].iter().filter(|s| s.until == NEVER).count();
+        let fixed_in = steps[..fixed].iter().filter(|s| is_box(s.to)).count();
+        if fixed_in < fixed {
+            return fixed_in as u32;
+        }
+        let mut packed = steps.len();
+        for i in (self.initial..steps.len()).rev() {
+            let s = &steps[i];
+            if !is_box(s.to) && (s.until == NEVER || s.until as usize >= packed) {
+                packed = i;
+            }
+        }
+        let good =
+            steps[..self.initial].iter().filter(|s| is_box(s.to) || (s.until as usize) < packed).count();
+        (packed - (self.initial - good)) as u32
+    }
+
+    /// Steps not packed: the number of steps less [`ParkingPlan::packed`].
+    pub fn unpacked(&self, is_box: impl Fn(Cell) -> bool) -> u32 {
+        self.steps.len() as u32 - self.packed(is_box)
+    }
+}
+
+/// The squares one box reaches by pulls alone, the other boxes standing still: a
+/// breadth-first walk over the box's square and the player's region.
+struct BoxRuns {
+    seen: HashSet<(Cell, Cell)>,
+    queue: VecDeque<(Cell, Cell)>,
+    /// Each position reached (not the box's own): the box's square and where the player
+    /// stands, in the order found (fewest pulls first).
+    reached: Vec<(Cell, Cell)>,
+    /// Flood fills made so far.
+    fills: usize,
+}
+
+impl BoxRuns {
+    fn new(n: usize) -> BoxRuns {
+        BoxRuns { seen: HashSet::new(), queue: VecDeque::new(), reached: Vec::with_capacity(n), fills: 0 }
+    }
+
+    /// Walks the box on `b` (not in `map`, which holds the other boxes) with the player on
+    /// `player`, up to the first square where `home` holds (the last one reached, if any).
+    fn walk(
+        &mut self,
+        board: &Board,
+        map: &mut BoxMap,
+        reach: &mut Reach,
+        b: Cell,
+        player: Cell,
+        home: impl Fn(Cell) -> bool,
+    ) {
+        self.seen.clear();
+        self.queue.clear();
+        self.reached.clear();
+        map.set(b, 0);
+        let min = reach.fill(board, map, player);
+        map.clear(b);
+        self.fills += 1;
+        self.seen.insert((b, min));
+        self.queue.push_back((b, player));
+        let mut next: Vec<(Cell, Cell)> = Vec::new();
+        while let Some((c, pl)) = self.queue.pop_front() {
+            map.set(c, 0);
+            reach.fill(board, map, pl);
+            self.fills += 1;
+            next.clear();
+            for d in Dir::ALL {
+                // The player on `p` beside the box steps on to `p2`; the box follows to `p`.
+                let p = board.neighbour(c, d);
+                if p == NO_CELL || !reach.contains(p) || board.is_pull_dead(p) {
+                    continue;
+                }
+                let p2 = board.neighbour(p, d);
+                if p2 != NO_CELL && !map.is_box(p2) {
+                    next.push((p, p2));
+                }
+            }
+            map.clear(c);
+            for &(p, p2) in &next {
+                map.set(p, 0);
+                let min = reach.fill(board, map, p2);
+                map.clear(p);
+                self.fills += 1;
+                if !self.seen.insert((p, min)) {
+                    continue;
+                }
+                self.reached.push((p, p2));
+                if home(p) {
+                    return;
+                }
+                self.queue.push_back((p, p2));
+            }
+        }
+    }
+}
+
+/// Sets each step's `until`: the first later step whose box comes from its square.
+fn set_until(steps: &mut [Step]) {
+    for i in 0..steps.len() {
+        let to = steps[i].to;
+        steps[i].until =
+            (i + 1..steps.len()).find(|&j| steps[j].from == From::Parked(to)).map_or(NEVER, |j| j as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bisolve_board::Level;
+
+    fn level(rows: &str) -> Level {
+        Level::parse(rows).expect("valid level")
+    }
+
+    #[test]
+    fn a_corridor_is_filled_from_its_far_end() {
+        // Goals in a dead-end corridor: the deepest is filled first, each box straight from
+        // its start square.
+        let l = level("#######\n#@$$ ..#\n#######\n");
+        let plan = ParkingPlan::new(l.board()).unwrap();
+        assert!(plan.is_complete());
+        let b = l.board();
+        let cell = |x, y| b.cell(x, y).unwrap();
+        let steps: Vec<(From, Cell)> = plan.steps().iter().map(|s| (s.from, s.to)).collect();
+        assert_eq!(steps, vec![(From::Start, cell(6, 1)), (From::Start, cell(5, 1))]);
+        // Packed: the far goal alone counts; the near goal alone counts for nothing.
+        assert_eq!(plan.packed(|c| c == cell(6, 1)), 1);
+        assert_eq!(plan.packed(|c| c == cell(5, 1)), 0);
+        assert_eq!(plan.packed(|c| c == cell(5, 1) || c == cell(6, 1)), 2);
+        assert_eq!(plan.unpacked(|_| false), 2);
+    }
+
+    #[test]
+    fn a_parked_box_counts_until_a_later_packed_step_moves_it_on() {
+        // Cells 0..3 stand for squares A, B, C: A is parked on, then moved on to C.
+        let (a, b, c) = (0, 1, 2);
+        let mut steps = vec![
+            Step { from: From::Start, to: a, until: NEVER },
+            Step { from: From::Start, to: b, until: NEVER },
+            Step { from: From::Parked(a), to: c, until: NEVER },
+        ];
+        set_until(&mut steps);
+        assert_eq!(steps[0].until(), Some(2));
+        let plan =
+            ParkingPlan { steps, initial: 0, complete: true, zones: Vec::new(), zone_sets: Vec::new() };
+        let packed = |boxes: &[Cell]| plan.packed(|x| boxes.contains(&x));
+        assert_eq!(packed(&[a]), 1);
+        assert_eq!(packed(&[a, b]), 2);
+        // A has moved on to C: all three steps are packed.
+        assert_eq!(packed(&[b, c]), 3);
+        // C without B: B's step is missing, and A's box left before its time.
+        assert_eq!(packed(&[c]), 0);
+    }
+
+    #[test]
+    fn initial_boxes_that_never_move_must_stand_first() {
+        let mut steps = vec![
+            Step { from: From::Initial, to: 5, until: NEVER },
+            Step { from: From::Start, to: 1, until: NEVER },
+        ];
+        set_until(&mut steps);
+        let plan =
+            ParkingPlan { steps, initial: 1, complete: false, zones: Vec::new(), zone_sets: Vec::new() };
+        assert_eq!(plan.packed(|x| x == 1), 0);
+        assert_eq!(plan.packed(|x| x == 5), 1);
+        assert_eq!(plan.packed(|x| x == 5 || x == 1), 2);
+    }
+
+    #[test]
+    fn a_box_that_can_reach_no_later_step_is_out_of_plan() {
+        // Two goals at the end of a corridor; the far one can also be filled from below. Once
+        // it is, a box below it can reach no goal left: with nothing packed, the search is
+        // told to clear that square before the first step closes it.
+        let l = level("#########\n#@ $ $..#\n#### ## #\n   #    #\n   ######\n");
+        let b = l.board();
+        let cell = |x, y| b.cell(x, y).unwrap();
+        let plan = ParkingPlan::new(b).unwrap();
+        assert!(plan.is_complete());
+        let order: Vec<Cell> = plan.steps().iter().map(|s| s.to).collect();
+        assert_eq!(order, vec![cell(7, 1), cell(6, 1)]);
+        let oop = |packed, boxes: &[Cell]| plan.out_of_plan(packed, boxes.iter().copied());
+        assert!(!b.is_push_dead(cell(7, 2)));
+        assert_eq!(oop(0, &[cell(3, 1), cell(7, 2)]), 1);
+        assert_eq!(oop(0, &[cell(3, 1), cell(5, 1)]), 0);
+        // The last step closes nothing.
+        assert_eq!(oop(1, &[cell(7, 1), cell(7, 2)]), 0);
+    }
+}
