@@ -193,6 +193,10 @@ pub struct ShowArgs {
     /// Mark the squares the player can walk to (-, or green).
     #[arg(long)]
     pub reach: bool,
+    /// Also draw the level's parking plan: the order in which boxes come to their squares
+    /// (letters A, B, ...), parking on the way included, as the default search counts it.
+    #[arg(long)]
+    pub plan: bool,
     /// Colour: auto uses ANSI colours on a terminal when NO_COLOR is not set.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,

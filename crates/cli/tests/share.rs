@@ -183,6 +183,28 @@ fn bad_input_is_refused_with_exit_2() {
 }
 
 #[test]
+fn show_draws_the_parking_plan() {
+    // A room whose two inner goals are reached only past its entrance goal's neighbours: the
+    // plan parks two boxes inside, then moves them on.
+    let level = repo_file("levels/edge/parking-room.xsb").to_string_lossy().into_owned();
+    let o = bisolve(&["show", &level, "--plan"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("; parking plan: 5 steps for 3 boxes"), "{out}");
+    assert!(
+        out.contains("; A from start (parked), B from start (parked), C from A, D from B, E from start"),
+        "{out}"
+    );
+    // The picture marks each step's square; the level's own picture comes first.
+    let rows: Vec<&str> = out.lines().collect();
+    let start = rows.iter().position(|r| r.starts_with("; parking plan")).expect("the plan");
+    assert_eq!(rows[start + 3], "# ABD#");
+    assert_eq!(rows[start + 4], "# C  #");
+    // Without --plan, no plan.
+    assert!(!stdout(&bisolve(&["show", &level])).contains("parking plan"));
+}
+
+#[test]
 fn show_draws_a_still_svg_with_overlays() {
     let dir = Scratch::new("show");
     let svg = dir.path("corner.svg");
