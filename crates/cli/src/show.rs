@@ -86,7 +86,7 @@ fn step_letter(i: usize) -> char {
 fn plan_lines(level: &Level) -> Vec<String> {
     let board = level.board();
     let Some(plan) = ParkingPlan::new(board) else {
-        return vec!["; no parking plan: too many boxes".to_string()];
+        return vec!["; no parking plan: no boxes, more than 128, or a goal no box can reach".to_string()];
     };
     let steps = plan.steps();
     let plain = Overlay { dead: false, pull_dead: false, reach: false, color: false };

@@ -32,7 +32,8 @@ fn parse_inputs_load_solve_and_show() {
     for path in inputs("parse") {
         let run = bisolve(&[arg(&path), "--json", "--states", "20000", "--time-limit", "10"]);
         assert!(matches!(run.code, Some(0..=2)), "{}\n{run}", name(&path));
-        bisolve(&["show", arg(&path), "--dead", "--pull-dead", "--reach"]);
+        let show = bisolve(&["show", arg(&path), "--dead", "--pull-dead", "--reach", "--plan"]);
+        assert!(matches!(show.code, Some(0..=2)), "show {}\n{show}", name(&path));
     }
 }
 

@@ -112,7 +112,8 @@ struct Node {
 
 impl ParkingPlan {
     /// The plan of `board`'s level, or `None` when the level has more than [`MAX_BASES`]
-    /// start squares or no box to place.
+    /// start squares, no box to place, or a goal from which no box can be pulled to a start
+    /// square.
     pub fn new(board: &Board) -> Option<ParkingPlan> {
         ParkingPlan::with_budget(board, PLAN_POSITIONS)
     }
