@@ -246,6 +246,13 @@ impl Board {
         &self.start_squares
     }
 
+    /// The index of a start square in [`Board::start_squares`], if it is one.
+    #[inline]
+    pub fn start_index(&self, cell: Cell) -> Option<usize> {
+        let i = self.start_index[cell as usize];
+        (i != u16::MAX).then_some(i as usize)
+    }
+
     /// True if a box starts on `cell`.
     #[inline]
     pub fn is_start_square(&self, cell: Cell) -> bool {

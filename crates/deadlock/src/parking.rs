@@ -29,6 +29,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet, VecDeque};
+use std::sync::OnceLock;
 
 use bisolve_board::{Board, BoxMap, Cell, Dir, Reach, NO_CELL, UNREACHABLE};
 
@@ -85,10 +86,18 @@ pub struct ParkingPlan {
     initial: usize,
     /// True if the search took every box home.
     complete: bool,
-    /// Per packed count, an index into `zone_sets`: where a box is out of plan.
-    zones: Vec<u32>,
-    /// The distinct out-of-plan zones, a bit per square.
-    zone_sets: Vec<Vec<u64>>,
+    /// The out-of-plan zones, worked out when first asked for
+    /// ([`ParkingPlan::prepare_out_of_plan`]).
+    zones: OnceLock<Zones>,
+}
+
+/// Where boxes are out of plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Zones {
+    /// Per packed count, an index into `sets`.
+    read: Vec<u32>,
+    /// The distinct zones, a bit per square.
+    sets: Vec<Vec<u64>>,
 }
 
 /// The order of the plan's search, smallest first: boxes left, the sum of their pulls to the
@@ -127,7 +136,8 @@ impl ParkingPlan {
         }
         let n = board.n_cells();
         let dist = board.start_distances();
-        let base_of = |c: Cell| starts.iter().position(|&s| s == c);
+        // The unused base on `c`, if any.
+        let home_on = |c: Cell, bases: u128| board.start_index(c).filter(|&j| bases >> j & 1 == 1);
         let all_bases: u128 = if starts.len() == 128 { !0 } else { (1u128 << starts.len()) - 1 };
         // Pulls from `c` to the nearest unused base.
         let near = |c: Cell, bases: u128| -> u32 {
@@ -179,7 +189,7 @@ impl ParkingPlan {
         }
         map.clear_all(&goals);
 
-        let mut runs = BoxRuns::new(n);
+        let mut runs = PullWalk::new(n);
         let mut children: Vec<Node> = Vec::new();
         while let Some((Reverse((left, _, _)), at)) = open.pop() {
             if best.is_none_or(|(b, _)| (left, nodes[at].h) < b) {
@@ -196,12 +206,10 @@ impl ParkingPlan {
             let mut homes = false;
             for (i, &b) in boxes.iter().enumerate() {
                 map.clear(b);
-                runs.walk(board, &mut map, &mut reach, b, player, |p| {
-                    base_of(p).filter(|&j| bases >> j & 1 == 1).is_some()
-                });
+                runs.walk(board, &mut map, &mut reach, b, player, |p| home_on(p, bases).is_some());
                 map.set(b, 0);
                 for &(p, p2) in &runs.reached {
-                    let home = base_of(p).filter(|&j| bases >> j & 1 == 1);
+                    let home = home_on(p, bases);
                     if homes && home.is_none() {
                         continue;
                     }
@@ -256,9 +264,7 @@ impl ParkingPlan {
             }
         }
         let (_, at) = best?;
-        let mut plan = ParkingPlan::from_path(&nodes, at);
-        plan.set_zones(board);
-        Some(plan)
+        Some(ParkingPlan::from_path(&nodes, at))
     }
 
     /// The plan read from the search's path to node `at`.
@@ -275,10 +281,10 @@ impl ParkingPlan {
             steps.push(Step { from, to: before, until: NEVER });
             k = nodes[k].parent as usize;
         }
-        // One box's consecutive steps are one.
+        // One box's consecutive steps are one, and a step back to where it came from is none.
         let mut i = initial;
-        while i + 1 < steps.len() {
-            if steps[i + 1].from == From::Parked(steps[i].to) {
+        while i < steps.len() {
+            if i + 1 < steps.len() && steps[i + 1].from == From::Parked(steps[i].to) {
                 steps[i].to = steps[i + 1].to;
                 steps.remove(i + 1);
             } else if steps[i].from == From::Parked(steps[i].to) {
@@ -286,9 +292,6 @@ impl ParkingPlan {
             } else {
                 i += 1;
             }
-        }
-        if steps.len() > initial && steps[steps.len() - 1].from == From::Parked(steps[steps.len() - 1].to) {
-            steps.pop();
         }
         set_until(&mut steps);
         let mut initial = initial;
@@ -303,73 +306,21 @@ impl ParkingPlan {
             }
             steps[..initial].sort_by_key(|s| s.to);
         }
-        ParkingPlan { steps, initial, complete, zones: Vec::new(), zone_sets: Vec::new() }
+        ParkingPlan { steps, initial, complete, zones: OnceLock::new() }
     }
 
-    /// Works out the out-of-plan zones (after Festival's): once step `i` is done, the squares
-    /// from which a lone box can reach no square of a later step, the boxes that stay put
-    /// after the steps up to `i` standing as walls (dead squares left out). A position that has
-    /// packed `k` steps reads the zone of the first step from `k` on where the zone changes,
-    /// so boxes are cleared out of a zone before the plan closes it.
-    fn set_zones(&mut self, board: &Board) {
-        let n = board.n_cells();
-        let words = n.div_ceil(64);
-        let len = self.steps.len();
-        let mut own: Vec<Vec<u64>> = Vec::with_capacity(len);
-        let mut walls: Vec<Cell> = Vec::new();
-        for i in 0..len {
-            if self.steps[i].until == NEVER {
-                walls.push(self.steps[i].to);
-                walls.sort_unstable();
-            }
-            let mut zone = vec![0u64; words];
-            let later: Vec<Cell> = self.steps[i + 1..].iter().map(|s| s.to).collect();
-            if !later.is_empty() {
-                let dist = board.push_distances_with_walls(&walls, &later);
-                for c in 0..n as Cell {
-                    if walls.binary_search(&c).is_err()
-                        && !board.is_push_dead(c)
-                        && dist.nearest(c) == UNREACHABLE
-                    {
-                        zone[c as usize / 64] |= 1 << (c % 64);
-                    }
-                }
-            }
-            own.push(zone);
-        }
-        // Each step reads the zone of the next step where it changes.
-        let mut read = own.clone();
-        let mut last = 0;
-        let empty = vec![0u64; words];
-        let mut current = &empty;
-        // The last step has no later one: its zone (empty) changes nothing before it.
-        for i in 0..len.saturating_sub(1) {
-            if own[i] == *current {
-                continue;
-            }
-            current = &own[i];
-            for r in &mut read[last..=i] {
-                r.clone_from(current);
-            }
-            last = i;
-        }
-        self.zone_sets.clear();
-        self.zones = read
-            .into_iter()
-            .map(|z| match self.zone_sets.iter().position(|s| *s == z) {
-                Some(k) => k as u32,
-                None => {
-                    self.zone_sets.push(z);
-                    (self.zone_sets.len() - 1) as u32
-                }
-            })
-            .collect();
+    /// Works out the out-of-plan zones (see `Zones::new`), once per plan however many
+    /// searches share it; [`ParkingPlan::out_of_plan`] counts nothing before.
+    pub fn prepare_out_of_plan(&self, board: &Board) {
+        self.zones.get_or_init(|| Zones::new(&self.steps, board));
     }
 
-    /// How many of `boxes` stand out of plan in a position that has packed `packed` steps.
+    /// How many of `boxes` stand out of plan in a position that has packed `packed` steps (0
+    /// before [`ParkingPlan::prepare_out_of_plan`]).
     pub fn out_of_plan(&self, packed: u32, boxes: impl Iterator<Item = Cell>) -> u32 {
-        let Some(&k) = self.zones.get(packed as usize) else { return 0 };
-        let zone = &self.zone_sets[k as usize];
+        let Some(zones) = self.zones.get() else { return 0 };
+        let Some(&k) = zones.read.get(packed as usize) else { return 0 };
+        let zone = &zones.sets[k as usize];
         boxes.filter(|&c| zone[c as usize / 64] >> (c % 64) & 1 == 1).count() as u32
     }
 
@@ -417,7 +368,7 @@ impl ParkingPlan {
 
 /// The squares one box reaches by pulls alone, the other boxes standing still: a
 /// breadth-first walk over the box's square and the player's region.
-struct BoxRuns {
+struct PullWalk {
     seen: HashSet<(Cell, Cell)>,
     queue: VecDeque<(Cell, Cell)>,
     /// Each position reached (not the box's own): the box's square and where the player
@@ -427,9 +378,9 @@ struct BoxRuns {
     fills: usize,
 }
 
-impl BoxRuns {
-    fn new(n: usize) -> BoxRuns {
-        BoxRuns { seen: HashSet::new(), queue: VecDeque::new(), reached: Vec::with_capacity(n), fills: 0 }
+impl PullWalk {
+    fn new(n: usize) -> PullWalk {
+        PullWalk { seen: HashSet::new(), queue: VecDeque::new(), reached: Vec::with_capacity(n), fills: 0 }
     }
 
     /// Walks the box on `b` (not in `map`, which holds the other boxes) with the player on
@@ -488,6 +439,69 @@ impl BoxRuns {
     }
 }
 
+impl Zones {
+    /// Works out the out-of-plan zones (after Festival's): once step `i` is done, the squares
+    /// from which a lone box can reach no square of a later step, the boxes that stay put
+    /// after the steps up to `i` standing as walls (dead squares left out). A position that has
+    /// packed `k` steps reads the zone of the first step from `k` on where the zone changes,
+    /// so boxes are cleared out of a zone before the plan closes it.
+    fn new(steps: &[Step], board: &Board) -> Zones {
+        let n = board.n_cells();
+        let words = n.div_ceil(64);
+        let len = steps.len();
+        let mut own: Vec<Vec<u64>> = Vec::with_capacity(len);
+        let mut walls: Vec<Cell> = Vec::new();
+        for i in 0..len {
+            if steps[i].until == NEVER {
+                walls.push(steps[i].to);
+                walls.sort_unstable();
+            }
+            let mut zone = vec![0u64; words];
+            let later: Vec<Cell> = steps[i + 1..].iter().map(|s| s.to).collect();
+            if !later.is_empty() {
+                let dist = board.push_distances_with_walls(&walls, &later);
+                for c in 0..n as Cell {
+                    if walls.binary_search(&c).is_err()
+                        && !board.is_push_dead(c)
+                        && dist.nearest(c) == UNREACHABLE
+                    {
+                        zone[c as usize / 64] |= 1 << (c % 64);
+                    }
+                }
+            }
+            own.push(zone);
+        }
+        // Each step reads the zone of the next step where it changes.
+        let mut read = own.clone();
+        let mut last = 0;
+        let empty = vec![0u64; words];
+        let mut current = &empty;
+        // The last step has no later one: its zone (empty) changes nothing before it.
+        for i in 0..len.saturating_sub(1) {
+            if own[i] == *current {
+                continue;
+            }
+            current = &own[i];
+            for r in &mut read[last..=i] {
+                r.clone_from(current);
+            }
+            last = i;
+        }
+        let mut sets: Vec<Vec<u64>> = Vec::new();
+        let read = read
+            .into_iter()
+            .map(|z| match sets.iter().position(|s| *s == z) {
+                Some(k) => k as u32,
+                None => {
+                    sets.push(z);
+                    (sets.len() - 1) as u32
+                }
+            })
+            .collect();
+        Zones { read, sets }
+    }
+}
+
 /// Sets each step's `until`: the first later step whose box comes from its square.
 fn set_until(steps: &mut [Step]) {
     for i in 0..steps.len() {
@@ -535,8 +549,7 @@ mod tests {
         ];
         set_until(&mut steps);
         assert_eq!(steps[0].until(), Some(2));
-        let plan =
-            ParkingPlan { steps, initial: 0, complete: true, zones: Vec::new(), zone_sets: Vec::new() };
+        let plan = ParkingPlan { steps, initial: 0, complete: true, zones: OnceLock::new() };
         let packed = |boxes: &[Cell]| plan.packed(|x| boxes.contains(&x));
         assert_eq!(packed(&[a]), 1);
         assert_eq!(packed(&[a, b]), 2);
@@ -553,8 +566,7 @@ mod tests {
             Step { from: From::Start, to: 1, until: NEVER },
         ];
         set_until(&mut steps);
-        let plan =
-            ParkingPlan { steps, initial: 1, complete: false, zones: Vec::new(), zone_sets: Vec::new() };
+        let plan = ParkingPlan { steps, initial: 1, complete: false, zones: OnceLock::new() };
         assert_eq!(plan.packed(|x| x == 1), 0);
         assert_eq!(plan.packed(|x| x == 5), 1);
         assert_eq!(plan.packed(|x| x == 5 || x == 1), 2);
@@ -570,9 +582,11 @@ mod tests {
         let cell = |x, y| b.cell(x, y).unwrap();
         let plan = ParkingPlan::new(b).unwrap();
         assert!(plan.is_complete());
+        let oop = |packed, boxes: &[Cell]| plan.out_of_plan(packed, boxes.iter().copied());
+        assert_eq!(oop(0, &[cell(7, 2)]), 0, "nothing before the zones are prepared");
+        plan.prepare_out_of_plan(b);
         let order: Vec<Cell> = plan.steps().iter().map(|s| s.to).collect();
         assert_eq!(order, vec![cell(7, 1), cell(6, 1)]);
-        let oop = |packed, boxes: &[Cell]| plan.out_of_plan(packed, boxes.iter().copied());
         assert!(!b.is_push_dead(cell(7, 2)));
         assert_eq!(oop(0, &[cell(3, 1), cell(7, 2)]), 1);
         assert_eq!(oop(0, &[cell(3, 1), cell(5, 1)]), 0);

@@ -34,6 +34,7 @@ fn check_level(what: &str, lv: &Level) -> bool {
     if plan.is_complete() {
         assert_eq!(finals, board.goals(), "{what}: a finished plan fills every goal");
         assert_eq!(plan.unpacked(|c| board.is_goal(c)), 0, "{what}: the solved position packs it all");
+        plan.prepare_out_of_plan(board);
         assert_eq!(plan.out_of_plan(steps.len() as u32, board.goals().iter().copied()), 0, "{what}");
     }
     plan.is_complete()

@@ -207,6 +207,9 @@ impl<'a> Forward<'a> {
             shared(config.features && config.parking_plan, others.iter().map(|o| o.plan.clone()), || {
                 ParkingPlan::new(board)
             });
+        if config.out_of_plan {
+            plan.iter().for_each(|p| p.prepare_out_of_plan(board));
+        }
         let sealed = config.sealed_goals.then(|| SealedTargets::new(board, PairMode::Push));
         let goal_areas = config.goal_areas.then(|| GoalAreas::new(board)).filter(|a| !a.is_empty());
         let mut config = config;
