@@ -208,6 +208,10 @@ pub struct Child {
     /// which that box can be moved (FESS's explorer advisor watches for these moves); marked
     /// only by an expander asked to, false otherwise.
     pub explores: bool,
+    /// True if the move best clears the way to the square the level's plan fills next, when
+    /// no move fills it (FESS's opener advisor recommends it); marked only by an expander
+    /// asked to, false otherwise.
+    pub opens: bool,
 }
 
 impl Child {

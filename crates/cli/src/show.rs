@@ -114,7 +114,7 @@ fn plan_lines(level: &Level) -> Vec<String> {
         .map(|(i, s)| {
             let from = match s.from {
                 From::Initial => "stays".to_string(),
-                From::Start => "from start".to_string(),
+                From::Home => "from start".to_string(),
                 From::Parked(c) => {
                     let k = steps[..i].iter().rposition(|p| p.to == c).map_or('?', step_letter);
                     format!("from {k}")

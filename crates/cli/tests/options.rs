@@ -120,11 +120,11 @@ fn a_record_is_lean_unless_stats_are_asked_for() {
 
 #[test]
 fn a_thread_count_that_drops_the_restarts_says_so() {
-    // The default members have six searches: a seventh thread drops the schedule.
-    let run = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "7"]);
+    // The default members have eight searches: a ninth thread drops the schedule.
+    let run = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "9"]);
     run.expect_code(0);
     assert!(run.stderr.contains("bisolve: note: no restarts"), "{run}");
-    let quiet = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "7", "--quiet"]);
+    let quiet = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "9", "--quiet"]);
     quiet.expect_code(0);
     assert!(quiet.stderr.is_empty(), "{quiet}");
     let two = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "2"]);

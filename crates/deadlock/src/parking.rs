@@ -26,11 +26,18 @@
 //! that never moves is missing, only the count of such boxes in place). The forward search
 //! counts `steps - packed` as its unplaced boxes in the feature cells
 //! (`push.parking_plan`). The count guides the search only: it prunes nothing.
+//!
+//! The backward search has a plan of its own ([`ParkingPlan::backward`], `pull.parking_plan`):
+//! the same search run the other way, from the start position (the player where it stands)
+//! by pushes, a box leaving the board at the first unused goal it reaches. Read backwards,
+//! its moves are the order in which the backward search fills the start squares, and where
+//! boxes wait on the way.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet, VecDeque};
 use std::sync::OnceLock;
 
+use bisolve_board::search::Side;
 use bisolve_board::{Board, BoxMap, Cell, Dir, Reach, NO_CELL, UNREACHABLE};
 
 /// The most positions the plan's search makes.
@@ -40,8 +47,8 @@ pub const PLAN_POSITIONS: usize = 100_000;
 /// them).
 pub const MAX_FILLS: usize = 100_000;
 
-/// Levels with more start squares than this get no plan (a position's unused bases are one
-/// 128-bit set).
+/// Levels with more start squares (goals, for the backward search's plan) than this get no
+/// plan (a position's unused bases are one 128-bit set).
 pub const MAX_BASES: usize = 128;
 
 /// No later step moves the box on.
@@ -52,8 +59,9 @@ const NEVER: u32 = u32::MAX;
 pub enum From {
     /// It stands on the step's square from the start: the search left it on the board.
     Initial,
-    /// Its start square.
-    Start,
+    /// Its home square: its start square in the forward search's plan, a goal in the
+    /// backward search's.
+    Home,
     /// The square an earlier step parked it on.
     Parked(Cell),
 }
@@ -113,9 +121,10 @@ struct Node {
     bases: u128,
     player: Cell,
     parent: u32,
-    pull: (Cell, Cell),
+    moved: (Cell, Cell),
     home: bool,
-    /// The sum over the boxes of their pulls to the nearest unused base.
+    /// The sum over the boxes of their moves (pulls, or pushes for a backward plan) to the
+    /// nearest unused base.
     h: u32,
 }
 
@@ -130,16 +139,40 @@ impl ParkingPlan {
     /// [`ParkingPlan::new`] with a search of at most `budget` positions (see the module docs
     /// for the search).
     pub fn with_budget(board: &Board, budget: usize) -> Option<ParkingPlan> {
-        let starts = board.start_squares();
-        if starts.len() > MAX_BASES || board.goals().is_empty() {
+        ParkingPlan::search(board, Side::Forward, None, budget)
+    }
+
+    /// The plan of the backward search, which pulls boxes from the solved position onto the
+    /// start squares (the player starting on `player`): the same search run the other way,
+    /// from the start position, pushing boxes one box move at a time and taking a box off
+    /// the board when it reaches a goal not used yet. Read backwards, its moves say in which
+    /// order the start squares fill and where boxes wait on the way. `None` as for
+    /// [`ParkingPlan::new`], with goals and start squares swapped.
+    pub fn backward(board: &Board, player: Cell) -> Option<ParkingPlan> {
+        ParkingPlan::search(board, Side::Backward, Some(player), PLAN_POSITIONS)
+    }
+
+    /// The plan's search in the direction of `side`'s plan: for the forward search's, from
+    /// the solved position by pulls, a root per area of its free squares; for the backward
+    /// search's, from the start position by pushes, the player on `player`.
+    fn search(board: &Board, side: Side, player: Option<Cell>, budget: usize) -> Option<ParkingPlan> {
+        // Where the boxes stand first, where they go home, and the distances there.
+        let (first, homes, dist) = match side {
+            Side::Forward => (board.goals(), board.start_squares(), board.start_distances()),
+            Side::Backward => (board.start_squares(), board.goals(), board.goal_distances()),
+        };
+        if homes.len() > MAX_BASES || first.is_empty() {
             return None;
         }
         let n = board.n_cells();
-        let dist = board.start_distances();
         // The unused base on `c`, if any.
-        let home_on = |c: Cell, bases: u128| board.start_index(c).filter(|&j| bases >> j & 1 == 1);
-        let all_bases: u128 = if starts.len() == 128 { !0 } else { (1u128 << starts.len()) - 1 };
-        // Pulls from `c` to the nearest unused base.
+        let home_index = |c: Cell| match side {
+            Side::Forward => board.start_index(c),
+            Side::Backward => board.goal_index(c),
+        };
+        let home_on = |c: Cell, bases: u128| home_index(c).filter(|&j| bases >> j & 1 == 1);
+        let all_bases: u128 = if homes.len() == 128 { !0 } else { (1u128 << homes.len()) - 1 };
+        // Moves from `c` to the nearest unused base.
         let near = |c: Cell, bases: u128| -> u32 {
             let mut best = u32::from(UNREACHABLE);
             let mut bits = bases;
@@ -151,6 +184,11 @@ impl ParkingPlan {
             best
         };
         let unreachable = u32::from(UNREACHABLE);
+        // A square the boxes stand on first.
+        let is_first = |c: Cell| match side {
+            Side::Forward => board.is_goal(c),
+            Side::Backward => board.is_start_square(c),
+        };
         let mut map = BoxMap::new(n);
         let mut reach = Reach::new(n);
         let mut seen: HashSet<(Vec<Cell>, u128, Cell)> = HashSet::new();
@@ -158,15 +196,16 @@ impl ParkingPlan {
         let mut open: BinaryHeap<(Order, usize)> = BinaryHeap::new();
         let mut best: Option<((usize, u32), usize)> = None;
 
-        let goals = board.goals().to_vec();
-        let h0: u32 = goals.iter().map(|&g| near(g, all_bases)).sum();
-        if goals.iter().any(|&g| near(g, all_bases) == unreachable) {
+        let first = first.to_vec();
+        let h0: u32 = first.iter().map(|&g| near(g, all_bases)).sum();
+        if first.iter().any(|&g| near(g, all_bases) == unreachable) {
             return None;
         }
-        // One root per area of the free squares of the solved position.
-        map.set_all(&goals);
+        // One root per area of the free squares of the first position, or the one the player
+        // stands in.
+        map.set_all(&first);
         let mut zoned = vec![false; n];
-        for c in 0..n as Cell {
+        for c in player.map_or(0..n as Cell, |p| p..p + 1) {
             if zoned[c as usize] || map.is_box(c) {
                 continue;
             }
@@ -174,22 +213,22 @@ impl ParkingPlan {
             for z in reach.cells() {
                 zoned[z as usize] = true;
             }
-            if seen.insert((goals.clone(), all_bases, min)) {
-                open.push((Reverse((goals.len(), h0, false)), nodes.len()));
+            if seen.insert((first.clone(), all_bases, min)) {
+                open.push((Reverse((first.len(), h0, false)), nodes.len()));
                 nodes.push(Node {
-                    boxes: goals.clone(),
+                    boxes: first.clone(),
                     bases: all_bases,
                     player: c,
                     parent: u32::MAX,
-                    pull: (NO_CELL, NO_CELL),
+                    moved: (NO_CELL, NO_CELL),
                     home: false,
                     h: h0,
                 });
             }
         }
-        map.clear_all(&goals);
+        map.clear_all(&first);
 
-        let mut runs = PullWalk::new(n);
+        let mut runs = BoxWalk::new(n, side);
         let mut children: Vec<Node> = Vec::new();
         while let Some((Reverse((left, _, _)), at)) = open.pop() {
             if best.is_none_or(|(b, _)| (left, nodes[at].h) < b) {
@@ -200,7 +239,7 @@ impl ParkingPlan {
             }
             let (boxes, bases, player, h) =
                 (nodes[at].boxes.clone(), nodes[at].bases, nodes[at].player, nodes[at].h);
-            let last = nodes[at].pull.1;
+            let last = nodes[at].moved.1;
             map.set_all(&boxes);
             children.clear();
             let mut homes = false;
@@ -239,7 +278,7 @@ impl ParkingPlan {
                         bases: child_bases,
                         player: p2,
                         parent: at as u32,
-                        pull: (b, p),
+                        moved: (b, p),
                         home: home.is_some(),
                         h: child_h,
                     });
@@ -258,7 +297,7 @@ impl ParkingPlan {
                     continue;
                 }
                 // A box parked off the goals goes home first.
-                let preferred = if child.home { !board.is_goal(child.pull.0) } else { child.pull.0 == last };
+                let preferred = if child.home { !is_first(child.moved.0) } else { child.moved.0 == last };
                 open.push((Reverse((child.boxes.len(), child.h, !preferred)), nodes.len()));
                 nodes.push(child);
             }
@@ -276,8 +315,8 @@ impl ParkingPlan {
         // From the last move back to the first: read forwards, the first step first.
         let mut k = at;
         while nodes[k].parent != u32::MAX {
-            let (before, after) = nodes[k].pull;
-            let from = if nodes[k].home { From::Start } else { From::Parked(after) };
+            let (before, after) = nodes[k].moved;
+            let from = if nodes[k].home { From::Home } else { From::Parked(after) };
             steps.push(Step { from, to: before, until: NEVER });
             k = nodes[k].parent as usize;
         }
@@ -302,7 +341,7 @@ impl ParkingPlan {
             steps.retain(|s| s.until == NEVER);
             initial = steps.iter().filter(|s| s.from == From::Initial).count();
             for s in &mut steps[initial..] {
-                s.from = From::Start;
+                s.from = From::Home;
             }
             steps[..initial].sort_by_key(|s| s.to);
         }
@@ -342,11 +381,24 @@ impl ParkingPlan {
     /// How many steps the position with boxes where `is_box` says has packed (see the
     /// module docs).
     pub fn packed(&self, is_box: impl Fn(Cell) -> bool) -> u32 {
+        let packed = match self.first_unpacked(&is_box) {
+            Ok(i) => i,
+            Err(fixed_in) => return fixed_in,
+        };
+        let good =
+            self.steps[..self.initial].iter().filter(|s| is_box(s.to) || (s.until as usize) < packed).count();
+        (packed - (self.initial - good)) as u32
+    }
+
+    /// The first step after the initial ones that the position with boxes where `is_box` says
+    /// has not packed (the number of steps when it has packed them all); `Err` with how many
+    /// are in place when some initial box that never moves is not.
+    fn first_unpacked(&self, is_box: impl Fn(Cell) -> bool) -> Result<usize, u32> {
         let steps = &self.steps;
         let fixed = steps[..self.initial].iter().filter(|s| s.until == NEVER).count();
         let fixed_in = steps[..fixed].iter().filter(|s| is_box(s.to)).count();
         if fixed_in < fixed {
-            return fixed_in as u32;
+            return Err(fixed_in as u32);
         }
         let mut packed = steps.len();
         for i in (self.initial..steps.len()).rev() {
@@ -355,9 +407,14 @@ impl ParkingPlan {
                 packed = i;
             }
         }
-        let good =
-            steps[..self.initial].iter().filter(|s| is_box(s.to) || (s.until as usize) < packed).count();
-        (packed - (self.initial - good)) as u32
+        Ok(packed)
+    }
+
+    /// The index of the step the position with boxes where `is_box` says takes next: the
+    /// first it has not packed, when every initial box that never moves is in place and some
+    /// step is left (FESS's opener clears the way to its square).
+    pub fn next_step(&self, is_box: impl Fn(Cell) -> bool) -> Option<usize> {
+        self.first_unpacked(is_box).ok().filter(|&i| i < self.steps.len())
     }
 
     /// Steps not packed: the number of steps less [`ParkingPlan::packed`].
@@ -366,9 +423,12 @@ impl ParkingPlan {
     }
 }
 
-/// The squares one box reaches by pulls alone, the other boxes standing still: a
-/// breadth-first walk over the box's square and the player's region.
-struct PullWalk {
+/// The squares one box reaches by its own moves alone (pulls for the forward search's plan,
+/// pushes for the backward search's), the other boxes standing still: a breadth-first walk
+/// over the box's square and the player's region.
+struct BoxWalk {
+    /// Whose plan: the forward search's pulls, the backward search's pushes.
+    side: Side,
     seen: HashSet<(Cell, Cell)>,
     queue: VecDeque<(Cell, Cell)>,
     /// Each position reached (not the box's own): the box's square and where the player
@@ -378,9 +438,15 @@ struct PullWalk {
     fills: usize,
 }
 
-impl PullWalk {
-    fn new(n: usize) -> PullWalk {
-        PullWalk { seen: HashSet::new(), queue: VecDeque::new(), reached: Vec::with_capacity(n), fills: 0 }
+impl BoxWalk {
+    fn new(n: usize, side: Side) -> BoxWalk {
+        BoxWalk {
+            side,
+            seen: HashSet::new(),
+            queue: VecDeque::new(),
+            reached: Vec::with_capacity(n),
+            fills: 0,
+        }
     }
 
     /// Walks the box on `b` (not in `map`, which holds the other boxes) with the player on
@@ -410,14 +476,30 @@ impl PullWalk {
             self.fills += 1;
             next.clear();
             for d in Dir::ALL {
-                // The player on `p` beside the box steps on to `p2`; the box follows to `p`.
-                let p = board.neighbour(c, d);
-                if p == NO_CELL || !reach.contains(p) || board.is_pull_dead(p) {
-                    continue;
-                }
-                let p2 = board.neighbour(p, d);
-                if p2 != NO_CELL && !map.is_box(p2) {
-                    next.push((p, p2));
+                match self.side {
+                    Side::Forward => {
+                        // A pull: the player on `p` beside the box steps on to `p2`; the box
+                        // follows to `p`.
+                        let p = board.neighbour(c, d);
+                        if p == NO_CELL || !reach.contains(p) || board.is_pull_dead(p) {
+                            continue;
+                        }
+                        let p2 = board.neighbour(p, d);
+                        if p2 != NO_CELL && !map.is_box(p2) {
+                            next.push((p, p2));
+                        }
+                    }
+                    Side::Backward => {
+                        // A push: the player behind the box pushes it on to `p` and takes
+                        // its square.
+                        let (behind, p) = (board.neighbour(c, d.opposite()), board.neighbour(c, d));
+                        if behind == NO_CELL || p == NO_CELL || !reach.contains(behind) {
+                            continue;
+                        }
+                        if !map.is_box(p) && !board.is_push_dead(p) {
+                            next.push((p, c));
+                        }
+                    }
                 }
             }
             map.clear(c);
@@ -530,7 +612,7 @@ mod tests {
         let b = l.board();
         let cell = |x, y| b.cell(x, y).unwrap();
         let steps: Vec<(From, Cell)> = plan.steps().iter().map(|s| (s.from, s.to)).collect();
-        assert_eq!(steps, vec![(From::Start, cell(6, 1)), (From::Start, cell(5, 1))]);
+        assert_eq!(steps, vec![(From::Home, cell(6, 1)), (From::Home, cell(5, 1))]);
         // Packed: the far goal alone counts; the near goal alone counts for nothing.
         assert_eq!(plan.packed(|c| c == cell(6, 1)), 1);
         assert_eq!(plan.packed(|c| c == cell(5, 1)), 0);
@@ -539,12 +621,34 @@ mod tests {
     }
 
     #[test]
+    fn the_backward_plan_reads_the_pushes_from_the_start_backwards() {
+        // From the start, the plan's search pushes the left box home first (it is nearer
+        // the player), then the right one: read backwards, the backward search fills the
+        // right box's start square first, and a box there alone packs one step.
+        let l = level("########\n#      #\n# $$   #\n#@   ..#\n########\n");
+        let b = l.board();
+        let plan = ParkingPlan::backward(b, l.start().player).unwrap();
+        assert!(plan.is_complete());
+        let cell = |x, y| b.cell(x, y).unwrap();
+        let steps: Vec<(From, Cell)> = plan.steps().iter().map(|s| (s.from, s.to)).collect();
+        assert_eq!(steps, vec![(From::Home, cell(3, 2)), (From::Home, cell(2, 2))]);
+        assert_eq!(plan.packed(|c| c == cell(3, 2)), 1);
+        assert_eq!(plan.packed(|c| c == cell(2, 2)), 0);
+        assert_eq!(plan.unpacked(|c| b.is_start_square(c)), 0);
+        // A start with no room to push fails to finish: the boxes stay, as initial steps.
+        let stuck = level("#######\n#@$$..#\n#######\n");
+        let plan = ParkingPlan::backward(stuck.board(), stuck.start().player).unwrap();
+        assert!(!plan.is_complete());
+        assert!(plan.steps().iter().all(|s| s.from == From::Initial));
+    }
+
+    #[test]
     fn a_parked_box_counts_until_a_later_packed_step_moves_it_on() {
         // Cells 0..3 stand for squares A, B, C: A is parked on, then moved on to C.
         let (a, b, c) = (0, 1, 2);
         let mut steps = vec![
-            Step { from: From::Start, to: a, until: NEVER },
-            Step { from: From::Start, to: b, until: NEVER },
+            Step { from: From::Home, to: a, until: NEVER },
+            Step { from: From::Home, to: b, until: NEVER },
             Step { from: From::Parked(a), to: c, until: NEVER },
         ];
         set_until(&mut steps);
@@ -563,7 +667,7 @@ mod tests {
     fn initial_boxes_that_never_move_must_stand_first() {
         let mut steps = vec![
             Step { from: From::Initial, to: 5, until: NEVER },
-            Step { from: From::Start, to: 1, until: NEVER },
+            Step { from: From::Home, to: 1, until: NEVER },
         ];
         set_until(&mut steps);
         let plan = ParkingPlan { steps, initial: 1, complete: false, zones: OnceLock::new() };

@@ -1,22 +1,40 @@
-//! Parking plans on real levels: every plan is consistent. A step that moves a box on names
-//! a later step that takes it from there, no square is where two boxes end up for good, and a
-//! plan that took every box home ends with a box on every goal, which then counts as all
-//! packed.
+//! Parking plans on real levels: every plan, the forward search's and the backward search's,
+//! is consistent. A step that moves a box on names a later step that takes it from there, no
+//! square is where two boxes end up for good, and a plan that took every box home ends with a
+//! box on every goal (every start square, for the backward search's plan), which then counts
+//! as all packed.
 
 // The board crate's test helpers (levels by name, cells by coordinates), shared rather than copied.
 #[path = "../../board/tests/common/mod.rs"]
 mod common;
 
-use bisolve_board::Level;
+use bisolve_board::{Cell, Level};
 use bisolve_deadlock::parking::{From, ParkingPlan};
 
 use common::{all_repo_valid_levels, load, shared_levels};
 
-/// Checks the plan of `lv`; panics naming `what` when it is inconsistent. Returns whether the
-/// level has a plan that took every box home.
-fn check_level(what: &str, lv: &Level) -> bool {
+/// Checks both plans of `lv` (the forward search's and the backward search's); panics naming
+/// `what` when one is inconsistent. Returns whether each took every box home.
+fn check_level(what: &str, lv: &Level) -> [bool; 2] {
     let board = lv.board();
-    let Some(plan) = ParkingPlan::new(board) else { return false };
+    let backward = ParkingPlan::backward(board, lv.start().player);
+    if let Some(plan) = &backward {
+        check_plan(&format!("{what} (backward)"), plan, board.start_squares());
+    }
+    let backward = backward.is_some_and(|p| p.is_complete());
+    let Some(plan) = ParkingPlan::new(board) else { return [false, backward] };
+    check_plan(what, &plan, board.goals());
+    if plan.is_complete() {
+        plan.prepare_out_of_plan(board);
+        let steps = plan.steps().len() as u32;
+        assert_eq!(plan.out_of_plan(steps, board.goals().iter().copied()), 0, "{what}");
+    }
+    [plan.is_complete(), backward]
+}
+
+/// Checks one plan whose boxes end on `ends` (the goals, or the start squares for the
+/// backward search's plan).
+fn check_plan(what: &str, plan: &ParkingPlan, ends: &[Cell]) {
     let steps = plan.steps();
     assert!(steps[..plan.initial()].iter().all(|s| s.from == From::Initial), "{what}: initial steps first");
     assert!(steps[plan.initial()..].iter().all(|s| s.from != From::Initial), "{what}");
@@ -32,12 +50,15 @@ fn check_level(what: &str, lv: &Level) -> bool {
     finals.dedup();
     assert_eq!(finals.len(), n, "{what}: two boxes end on one square");
     if plan.is_complete() {
-        assert_eq!(finals, board.goals(), "{what}: a finished plan fills every goal");
-        assert_eq!(plan.unpacked(|c| board.is_goal(c)), 0, "{what}: the solved position packs it all");
-        plan.prepare_out_of_plan(board);
-        assert_eq!(plan.out_of_plan(steps.len() as u32, board.goals().iter().copied()), 0, "{what}");
+        let mut ends = ends.to_vec();
+        ends.sort_unstable();
+        assert_eq!(finals, ends, "{what}: a finished plan fills every square it aims at");
+        assert_eq!(
+            plan.unpacked(|c| ends.binary_search(&c).is_ok()),
+            0,
+            "{what}: its last position packs it all"
+        );
     }
-    plan.is_complete()
 }
 
 #[test]
@@ -52,13 +73,19 @@ fn plans_are_consistent_on_the_shared_collections() {
     let Some(dir) = shared_levels() else { return };
     for file in ["microban.xsb", "microban2.xsb", "sasquatch.xsb", "xsokoban-1-45.xsb"] {
         let c = load(&dir.join(file));
-        let (mut levels, mut complete) = (0, 0);
+        let (mut levels, mut complete) = (0, [0, 0]);
         for e in c.entries {
             let Ok(lv) = e.level else { continue };
             levels += 1;
-            complete += usize::from(check_level(&format!("{file} #{}", e.index), &lv));
+            let done = check_level(&format!("{file} #{}", e.index), &lv);
+            for k in 0..2 {
+                complete[k] += usize::from(done[k]);
+            }
         }
-        assert!(2 * complete > levels, "{file}: {complete} of {levels} plans finished");
-        eprintln!("{file}: {complete} of {levels} plans finished");
+        let [forward, backward] = complete;
+        assert!(2 * forward > levels, "{file}: {forward} of {levels} plans finished");
+        // Pushing boxes home from the start finishes far less often (4 of 45 XSokoban levels,
+        // 25 of 50 Sasquatch): no share is asserted for the backward plans.
+        eprintln!("{file}: {forward} of {levels} plans finished, {backward} backward plans");
     }
 }

@@ -16,7 +16,10 @@
 //!   push that box, where it could not before, and that can be undone ([`Child::explores`],
 //!   marked only with `push.explorer`);
 //! - out of plan: a move that leaves fewer boxes out of the parking plan (counted only with
-//!   `push.out_of_plan`).
+//!   `push.out_of_plan`);
+//! - opener: when no move packs a step more of the parking plan, the move that best clears
+//!   the way to the square of its next step ([`Child::opens`], marked only with
+//!   `push.opener`).
 //!
 //! None may recommend a move that unplaces a box. Among the moves that improve its feature,
 //! an advisor picks the one with the best cell (fewest unplaced, then fewest cut links, then
@@ -36,13 +39,14 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
     }
     let base = FeatureCell::unpack(node);
     // Each advisor's test of a child with cell `c` against the node's cell `b`.
-    let improves: [fn(&Child, &FeatureCell, &FeatureCell) -> bool; 6] = [
+    let improves: [fn(&Child, &FeatureCell, &FeatureCell) -> bool; 7] = [
         |_, c, b| c.unplaced < b.unplaced,
         |_, c, b| c.areas < b.areas,
         |_, c, b| c.cut_links < b.cut_links,
         |_, c, b| c.hotspots < b.hotspots,
         |_, c, b| c.out_of_plan < b.out_of_plan,
         |child, _, _| child.explores,
+        |child, _, _| child.opens,
     ];
     for better in improves {
         let pick = children
@@ -85,6 +89,7 @@ mod tests {
             cell: cell.pack(),
             steps: 1,
             explores: false,
+            opens: false,
         }
     }
 
@@ -138,6 +143,14 @@ mod tests {
             explores(4, 2),    // marked but unplaces a box: never advised
         ];
         assert_eq!(advised((3, 2, 0), &children), [false, false, true, false]);
+    }
+
+    #[test]
+    fn the_opener_takes_the_move_the_expander_marked() {
+        let opens = |h| Child { opens: true, ..child(3, 2, 0, h) };
+        // The unmarked third child has the smaller bound; the marked one is advised.
+        let children = [child(3, 2, 0, 5), opens(12), child(3, 2, 0, 3)];
+        assert_eq!(advised((3, 2, 0), &children), [false, true, false]);
     }
 
     #[test]

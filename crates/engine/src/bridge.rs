@@ -401,6 +401,7 @@ mod tests {
             cell: 0,
             steps: 1,
             explores: false,
+            opens: false,
         }
     }
 

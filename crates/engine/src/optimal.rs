@@ -92,6 +92,7 @@ impl OptimalConfig {
         push.hotspots = false;
         push.parking_plan = false;
         push.out_of_plan = false;
+        push.opener = false;
         push
     }
 

@@ -252,8 +252,8 @@ impl Strategy {
     /// several pushes counted as one, and its cut skips pushes, so A* would no longer be
     /// push-optimal), and the goal cut is off unless a backward search runs too (a forward
     /// search with the cut that runs dry proves nothing, and alone it would have nothing
-    /// else to decide with). The explorer's marks are made only for a search whose advisors
-    /// read them.
+    /// else to decide with). The explorer's and the opener's marks are made only for a search
+    /// whose advisors read them.
     pub fn forward_config(self, mut push: bisolve_push::PushConfig) -> bisolve_push::PushConfig {
         if self.weighting.optimal() {
             push.goal_macros = false;
@@ -262,6 +262,7 @@ impl Strategy {
         push.goal_cut &= push.goal_macros && self.directions == Directions::Both;
         push.features = self.weighting.cycle().is_some();
         push.explorer &= push.features && self.advisors;
+        push.opener &= push.features && self.advisors;
         push
     }
 
@@ -332,7 +333,7 @@ impl fmt::Display for Strategy {
 
 /// The default [`Portfolio::forward_weight`](crate::Portfolio::forward_weight) and
 /// [`crate::Config::forward_weight`]: the forward search gets a quarter of the turns of a thread it
-/// shares with a backward search (on one thread, where the default members' six searches take
+/// shares with a backward search (on one thread, where the default members' eight searches take
 /// turns, as do those of a single bidirectional strategy; threads hold a search each when there
 /// are as many). With the default members, equal turns solved 2 levels fewer at 2,000,000 states
 /// a level (`benches/results/2026-12-06-three-members.txt`). The

@@ -34,6 +34,7 @@ use bisolve_deadlock::checks::{
 };
 use bisolve_deadlock::packing::PackingOrder;
 use bisolve_deadlock::pairs::{PairMode, PairTable};
+use bisolve_deadlock::parking::ParkingPlan;
 use bisolve_deadlock::sealed::SealedTargets;
 use bisolve_deadlock::shared;
 
@@ -93,6 +94,12 @@ pub struct PullConfig {
     /// (`--set pull.box_moves=true`), but the default portfolio's first restart turns it on for its run
     /// (`Restart::box_moves` in the engine). Only on boards of up to [`BOX_MOVE_MAX_CELLS`] cells.
     pub box_moves: bool,
+    /// With `features`: count the steps of the backward search's own parking plan packed
+    /// (see [`ParkingPlan::backward`]) instead of boxes on start squares in the feature cell:
+    /// a plan found before the search by pushing boxes from the start position to the goals,
+    /// which, read backwards, orders the start squares and parks boxes where that needs it.
+    /// Takes the place of `packing`.
+    pub parking_plan: bool,
 }
 
 impl Default for PullConfig {
@@ -109,6 +116,7 @@ impl Default for PullConfig {
             packing: false,
             room_links: false,
             box_moves: false,
+            parking_plan: false,
         }
     }
 }
@@ -125,6 +133,8 @@ pub struct Backward<'a> {
     pairs: Option<Arc<PairTable>>,
     /// The start squares' packing order, when feature cells count packed start squares.
     packing: Option<PackingOrder>,
+    /// The backward search's parking plan, when the feature cells count its steps.
+    plan: Option<Arc<ParkingPlan>>,
     start_freeze: Option<Arc<StartFreeze>>,
     /// The tests a child is put to once its player's region is known, in order: pairs,
     /// sealed start squares, jams (those switched on).
@@ -154,6 +164,10 @@ impl<'a> Backward<'a> {
         });
         let packing = (config.features && config.packing).then(|| PackingOrder::new(board, Side::Backward));
         let packing = packing.filter(PackingOrder::has_order);
+        let plan =
+            shared(config.features && config.parking_plan, others.iter().map(|o| o.plan.clone()), || {
+                ParkingPlan::backward(board, start.player)
+            });
         let start_freeze = shared(config.start_freeze, others.iter().map(|o| o.start_freeze.clone()), || {
             StartFreeze::new(board, start).filter(|t| !t.is_idle())
         });
@@ -178,6 +192,7 @@ impl<'a> Backward<'a> {
             start_player: start.player,
             pairs,
             packing,
+            plan,
             start_freeze,
             tests,
             links,
@@ -229,13 +244,22 @@ struct PullContext {
 }
 
 impl Backward<'_> {
+    /// The steps of the plan, or the start squares of the packing order, that the position
+    /// with boxes where `is_box` says has not packed; `None` when the cells count neither.
+    fn unpacked(&self, is_box: impl Fn(Cell) -> bool) -> Option<u32> {
+        match (&self.plan, &self.packing) {
+            (Some(plan), _) => Some(plan.unpacked(is_box)),
+            (None, Some(order)) => Some(order.unpacked(is_box)),
+            (None, None) => None,
+        }
+    }
+
     /// The feature cell of the position of `boxes`, which `s.boxes` holds, whose free squares
     /// fall into `areas` areas.
     fn feature_cell(&self, s: &mut PullScratch, boxes: &[Cell], areas: u32) -> u32 {
-        let unplaced = match &self.packing {
-            Some(p) => p.unpacked(|c| s.boxes.is_box(c)),
-            None => boxes.iter().filter(|&&b| !self.board.is_start_square(b)).count() as u32,
-        };
+        let unplaced = self
+            .unpacked(|c| s.boxes.is_box(c))
+            .unwrap_or_else(|| boxes.iter().filter(|&&b| !self.board.is_start_square(b)).count() as u32);
         let cut_links = self.links.cut(&s.boxes, &mut s.links);
         FeatureCell { unplaced, areas, cut_links, ..FeatureCell::default() }.pack()
     }
@@ -291,7 +315,7 @@ impl Backward<'_> {
             s.boxes.shift(to, b);
             return false;
         }
-        let unpacked = self.packing.as_ref().map(|p| p.unpacked(|c| s.boxes.is_box(c)));
+        let unpacked = self.unpacked(|c| s.boxes.is_box(c));
         let cut_links = self.links.cut(&s.boxes, &mut s.links);
         s.boxes.shift(to, b);
         let fp = zobrist.after_move(ctx.base, b, to, player);
@@ -319,6 +343,7 @@ impl Backward<'_> {
             },
             steps,
             explores: false,
+            opens: false,
         });
         true
     }

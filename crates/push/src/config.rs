@@ -167,16 +167,24 @@ pub struct PushConfig {
     /// found before the search by pulling boxes from the solved position to start squares,
     /// which orders the goals and parks boxes where that needs it. Takes the place of
     /// `packing`. Default on (the default portfolio's `bi-fess-advised` turns it off for its
-    /// packing order): with it in the other two members, at 2M states a level on one thread,
-    /// XSokoban 1-45 and Sasquatch solve 32 + 36 levels against 31 + 36, losing none, and at
-    /// 20 s on 2 threads 37 + 38 against 36 + 38
-    /// (`benches/results/2026-12-06-parking-plan.txt`).
+    /// packing order): with it in `bi-fess` and `bi-fess-box`, at 2M states a level on one
+    /// thread, XSokoban 1-45 and Sasquatch solved 32 + 36 levels against 31 + 36, losing none,
+    /// and at 20 s on 2 threads 37 + 38 against 36 + 38
+    /// (`benches/results/2026-12-06-parking-plan.txt`); the default's fourth member,
+    /// `bi-fess-planned`, reads it with the advisors.
     pub parking_plan: bool,
     /// With `parking_plan`: the feature cells also count the boxes out of plan, on squares
     /// from which a box can no longer reach a square of a later step of the plan once its next
     /// steps are done (see [`bisolve_deadlock::parking`]). Default off: with the plan in every
     /// member it solved 3 levels fewer at 2M states a level.
     pub out_of_plan: bool,
+    /// With `parking_plan`: when no child packs a step more, mark the child that best clears
+    /// the way to the square of the plan's next step ([`Child::opens`](bisolve_board::search::Child::opens),
+    /// for FESS's opener advisor): among the moves that keep the packed steps, the player's
+    /// areas and the links between rooms, the one whose box stands nearest that square (by
+    /// walking distance on the empty board) and ends no nearer, the farther the better. Default
+    /// off; the engine keeps it only for a search whose advisors read the marks.
+    pub opener: bool,
 }
 
 impl Default for PushConfig {
@@ -212,6 +220,7 @@ impl Default for PushConfig {
             explorer: false,
             parking_plan: true,
             out_of_plan: false,
+            opener: false,
         }
     }
 }

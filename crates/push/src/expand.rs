@@ -170,6 +170,10 @@ impl Expander for Forward<'_> {
             }
             Forced::Stuck => s.pruned_forced += 1,
         }
+        if let (Some(opener), Some(plan)) = (&self.opener, &self.plan) {
+            let base = FeatureCell::unpack(self.feature_cell(s, node.boxes, s.areas.count()));
+            opener.mark(board, plan, (node.boxes, |c| s.boxes.is_box(c)), base, out);
+        }
         s.boxes.clear_all(node.boxes);
         // The cut keeps the macros that start with a push from the node: a macro at the end
         // of a run of box moves is recorded as a move from the run's position before it,

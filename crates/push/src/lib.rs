@@ -47,6 +47,7 @@ pub mod tunnel;
 mod config;
 mod expand;
 mod macros;
+mod opener;
 
 pub use config::PushConfig;
 use macros::{discipline_map, MacroWay};
@@ -81,6 +82,7 @@ use bisolve_board::DistanceTable;
 use crate::corral::{Corral, CorralCheck};
 use crate::corral_deadlock::CorralDeadlocks;
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
+use crate::opener::Opener;
 use crate::shut_in::ShutInCheck;
 use crate::tunnel::{forced_box, Forced};
 use bisolve_deadlock::freeze::{FreezeCheck, Verdict};
@@ -113,6 +115,9 @@ pub struct Forward<'a> {
     packing: Option<PackingOrder>,
     /// The level's parking plan, when the feature cells count its steps.
     plan: Option<Arc<ParkingPlan>>,
+    /// The opener's distances, when it marks children ([`PushConfig::opener`]) and there is a
+    /// plan.
+    opener: Option<Opener>,
     /// Feature cells count packed goals: the packing feature is on and the order ranks
     /// something.
     counts_packed: bool,
@@ -210,6 +215,7 @@ impl<'a> Forward<'a> {
         if config.out_of_plan {
             plan.iter().for_each(|p| p.prepare_out_of_plan(board));
         }
+        let opener = plan.as_deref().filter(|_| config.opener).map(Opener::new);
         let sealed = config.sealed_goals.then(|| SealedTargets::new(board, PairMode::Push));
         let goal_areas = config.goal_areas.then(|| GoalAreas::new(board)).filter(|a| !a.is_empty());
         let mut config = config;
@@ -250,6 +256,7 @@ impl<'a> Forward<'a> {
             rooms,
             packing,
             plan,
+            opener,
             counts_packed,
             discipline,
             plans_on,
@@ -646,6 +653,7 @@ impl Forward<'_> {
             },
             steps: how.steps(),
             explores,
+            opens: false,
         });
         true
     }

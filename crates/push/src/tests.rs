@@ -38,6 +38,7 @@ fn nothing() -> PushConfig {
         explorer: false,
         parking_plan: false,
         out_of_plan: false,
+        opener: false,
     }
 }
 
@@ -264,4 +265,38 @@ fn the_pair_bound_raises_the_bound_only_with_the_switch_on() {
         assert!(b.h >= a.h, "{} against {}", b.h, a.h);
     }
     assert!(paired.iter().zip(&plain).any(|(b, a)| b.h > a.h));
+}
+
+#[test]
+fn the_opener_marks_the_push_that_clears_the_plans_next_square_only_with_the_switch_on() {
+    // No box stands next to a goal: no push packs the plan's first step. The opener marks
+    // the push that takes the box nearest that step's square away from it (or along), and
+    // nothing without the switch.
+    let level =
+        Level::parse("########\n#.     #\n#   $  #\n#. $$  #\n#    @.#\n########").expect("valid level");
+    let board = level.board();
+    let plan = ParkingPlan::new(board).expect("a plan");
+    let start = level.start();
+    let next = plan.next_step(|c| start.boxes.binary_search(&c).is_ok()).expect("a next step");
+    let square = plan.steps()[next].to;
+    let walk = board.walk_distances(square);
+    for on in [false, true] {
+        let config = PushConfig { features: true, parking_plan: true, opener: on, ..nothing() };
+        let children = start_children(&level, config);
+        let base = children.iter().map(|c| FeatureCell::unpack(c.cell).unplaced).max().expect("children");
+        assert!(children.iter().all(|c| FeatureCell::unpack(c.cell).unplaced == base), "none packs a step");
+        let marked: Vec<&Child> = children.iter().filter(|c| c.opens).collect();
+        if !on {
+            assert!(marked.is_empty());
+            continue;
+        }
+        assert_eq!(marked.len(), 1, "one move marked");
+        let from = start.boxes[marked[0].box_index as usize];
+        assert!(walk[marked[0].to as usize] >= walk[from as usize], "the box goes no nearer");
+        let nearest = start.boxes.iter().map(|&b| walk[b as usize]).min().expect("boxes");
+        assert_eq!(walk[from as usize], nearest, "the nearest box: {:?}", board.xy(from));
+        // Here: the plan fills the left wall's lower goal first, and its nearest box goes up
+        // (left would take it nearer; right is blocked).
+        assert_eq!((board.xy(square), board.xy(from), board.xy(marked[0].to)), ((1, 3), (3, 3), (3, 2)));
+    }
 }

@@ -150,6 +150,9 @@ switches! {
         parking_plan: bool,
         /// Feature cells count boxes out of the parking plan.
         out_of_plan: bool,
+        /// Children that clear the way to the parking plan's next square are marked for the
+        /// opener advisor.
+        opener: bool,
     }
 }
 
@@ -176,5 +179,7 @@ switches! {
         room_links: bool,
         /// Runs of box moves, pulling.
         box_moves: bool,
+        /// Feature cells count the steps of the backward search's parking plan packed.
+        parking_plan: bool,
     }
 }

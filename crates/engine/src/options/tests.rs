@@ -132,8 +132,8 @@ fn the_default_plan_is_the_default_portfolio() {
 
 #[test]
 fn the_thread_count_that_turns_restarts_off_says_so() {
-    // The default members have six searches: seven threads are more.
-    for threads in [1, 7] {
+    // The default members have eight searches: nine threads are more.
+    for threads in [1, 9] {
         let planned = SolverOptions::default().plan(threads).expect("plans");
         assert!(portfolio(&planned).restarts.is_empty(), "{threads} threads");
         assert_eq!(planned.options.restarts.mode, RestartMode::Off, "the options say so");

@@ -93,6 +93,20 @@ fn member(
     }
 }
 
+/// A bidirectional feature-cell member on box moves with FESS's advisor weights, whose forward
+/// cells count goals packed in order (`packing`) or the parking plan's steps.
+fn advised(name: &'static str, about: &'static str, packing: bool) -> Member {
+    use crate::strategy::DEFAULT_CYCLE;
+    let mut m =
+        member(name, about, Directions::Both, Weighting::Features(DEFAULT_CYCLE), BoundKind::Matching);
+    m.strategy.advisors = true;
+    m.push.packing = packing;
+    m.push.parking_plan = !packing;
+    m.push.box_moves = true;
+    m.pull.box_moves = true;
+    m
+}
+
 /// Every configuration a portfolio can use.
 pub fn catalogue() -> Vec<Member> {
     use crate::strategy::DEFAULT_CYCLE;
@@ -180,54 +194,48 @@ pub fn catalogue() -> Vec<Member> {
                 Matching,
             )
         },
-        {
-            let mut advised = member(
-                "bi-fess-advised",
-                "bi-fess-box with FESS's advisor weights and cells of targets packed in order",
-                Both,
-                Features(DEFAULT_CYCLE),
-                Matching,
-            );
-            advised.strategy.advisors = true;
-            // The packing order's cells, not the parking plan's: the portfolio keeps a member
-            // on each.
-            advised.push.packing = true;
-            advised.push.parking_plan = false;
-            advised.push.box_moves = true;
-            advised.pull.box_moves = true;
-            advised
-        },
+        // The packing order's cells and the parking plan's: the portfolio keeps a member on
+        // each.
+        advised(
+            "bi-fess-advised",
+            "bi-fess-box with FESS's advisor weights and cells of targets packed in order",
+            true,
+        ),
+        advised(
+            "bi-fess-planned",
+            "bi-fess-box with FESS's advisor weights and cells of the parking plan's steps",
+            false,
+        ),
     ]
 }
 
-/// The members `--strategy portfolio` runs when none are named: three bidirectional
+/// The members `--strategy portfolio` runs when none are named: four bidirectional
 /// feature-cell searches in one shared table, which differ in their moves and ordering.
 /// `bi-fess` pushes (pulls) one square at a time; `bi-fess-box` takes a box along every run of
 /// its own pushes, every position on the way a child, so it reaches deep positions in few
-/// expansions; `bi-fess-advised` does that with FESS's advisor weights and cells of goals
-/// packed in order. Each search's states are meetings for the other members' searches of the
-/// other direction, so they do not only race: on the levels the old default also solves, the
-/// three take 0.79x its states. Of the 67 solutions below, bi-fess found 34, bi-fess-advised 18
-/// and bi-fess-box 15. Measured on XSokoban 1-45 + Sasquatch
-/// (`benches/results/2026-12-06-three-members.txt`):
+/// expansions; `bi-fess-advised` and `bi-fess-planned` do that with FESS's advisor weights,
+/// the first with cells of goals packed in order, the second with cells of the parking plan's
+/// steps. Each search's states are meetings for the other members' searches of the other
+/// direction, so they do not only race. Measured on XSokoban 1-45 + Sasquatch
+/// (`benches/results/2026-12-06-three-members.txt`, `2026-12-06-parking-plan.txt`,
+/// `2026-12-07-four-members.txt`; the first two rows before the parking plan):
 ///
 /// | members                                  | 2,000,000 states, 1 thread | 20 s, 2 threads |
 /// |------------------------------------------|----------------------------|-----------------|
 /// | `bi-fess`                                | 23 + 35 = 58               | 36 + 38 = 74    |
-/// | `bi-fess,bi-fess-box`                    | 26 + 37 = 63               |                 |
-/// | `bi-fess,bi-fess-advised`                | 29 + 33 = 62               |                 |
-/// | `bi-fess,bi-fess-box,bi-fess-advised`    | 31 + 36 = 67               | 36 + 38 = 74, in 0.61x (XSokoban) and 0.89x (Sasquatch) the time per level |
+/// | `bi-fess,bi-fess-box,bi-fess-advised`    | 31 + 36 = 67               | 36 + 38 = 74    |
+/// | the same, with the parking plan in `bi-fess` and `bi-fess-box` | 32 + 36 = 68 | 37 + 38 = 75    |
+/// | and `bi-fess-planned` (the default)      | 36 + 37 = 73               | 40 + 38 = 78, in 0.81x (XSokoban) and 0.98x (Sasquatch) the row above's time per level |
+/// | and `bi-fess-packing` or `bi-fess` with advisors as a fifth | 35 + 35, 35 + 33 |      |
 ///
-/// Since then `bi-fess` and `bi-fess-box` count the steps of the level's parking plan done
-/// (`push.parking_plan`) where `bi-fess-advised` keeps its packing order: 32 + 36 = 68 at the
-/// fixed budget, losing no level, and 37 + 38 = 75 at 20 s on 2 threads
-/// (`benches/results/2026-12-06-parking-plan.txt`).
+/// The fourth member gains XSokoban 22, 31, 35, 42 and Sasquatch 44 at the fixed budget and
+/// loses nothing, and XSokoban 16, 30, 31 at 20 s; the 73 solutions come from every member
+/// (bi-fess 33, bi-fess-box 16, bi-fess-advised 15, bi-fess-planned 9). The parking plan in every member instead
+/// solves 32 + 37, losing four levels the packing order's member solves.
 ///
 /// Alone, the box-move members solve other levels than `bi-fess` but no more of them (25 + 32
-/// and, with advisors and equal forward turns, 27 + 30). Before, `bi-fess` alone had been the
-/// default since 2026-11-25: single-move members added to it had not helped
-/// (`benches/results/2026-11-25-confinement.txt`).
-pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bi-fess-box", "bi-fess-advised"];
+/// and, with advisors and equal forward turns, 27 + 30).
+pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bi-fess-box", "bi-fess-advised", "bi-fess-planned"];
 
 /// The members named in a comma-separated list.
 pub fn members(names: &str) -> Result<Vec<Member>, String> {
