@@ -340,23 +340,6 @@ impl Board {
         analysis::box_distances(&self.neighbours, &self.side_components, targets, true)
     }
 
-    /// Walking distances from `from` to every square of the empty board (no boxes),
-    /// [`UNREACHABLE`] where none leads.
-    pub fn walk_distances(&self, from: Cell) -> Vec<u16> {
-        let mut dist = vec![UNREACHABLE; self.n_cells()];
-        let mut queue = std::collections::VecDeque::from([from]);
-        dist[from as usize] = 0;
-        while let Some(c) = queue.pop_front() {
-            for &m in &self.neighbours[c as usize] {
-                if m != NO_CELL && dist[m as usize] == UNREACHABLE {
-                    dist[m as usize] = dist[c as usize] + 1;
-                    queue.push_back(m);
-                }
-            }
-        }
-        dist
-    }
-
     /// Pull distances of a lone box from every cell to each of `targets`: the backward
     /// counterpart of [`Board::push_distances_to`].
     pub fn pull_distances_to(&self, targets: &[Cell]) -> DistanceTable {

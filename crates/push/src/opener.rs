@@ -5,7 +5,7 @@ use std::cmp::Reverse;
 use std::sync::OnceLock;
 
 use bisolve_board::search::{Child, FeatureCell};
-use bisolve_board::{Board, Cell};
+use bisolve_board::{Board, Cell, Walks};
 use bisolve_deadlock::parking::ParkingPlan;
 
 /// The opener's walking distances, one table per step of the plan.
@@ -13,7 +13,7 @@ use bisolve_deadlock::parking::ParkingPlan;
 pub(crate) struct Opener {
     /// Per step, the walking distances from its square on the empty board, worked out the
     /// first time that step is next.
-    walks: Vec<OnceLock<Vec<u16>>>,
+    walks: Vec<OnceLock<Vec<u32>>>,
 }
 
 impl Opener {
@@ -40,8 +40,8 @@ impl Opener {
             return;
         }
         let Some(k) = plan.next_step(is_box) else { return };
-        let walk = self.walks[k].get_or_init(|| board.walk_distances(plan.steps()[k].to));
-        let mut best: Option<(usize, (u16, Reverse<u16>))> = None;
+        let walk = self.walks[k].get_or_init(|| empty_board_walks(board, plan.steps()[k].to));
+        let mut best: Option<(usize, (u32, Reverse<u32>))> = None;
         for (i, c) in children.iter().enumerate() {
             let cell = FeatureCell::unpack(c.cell);
             if cell.unplaced > base.unplaced || cell.areas > base.areas || cell.cut_links > base.cut_links {
@@ -60,4 +60,12 @@ impl Opener {
             children[i].opens = true;
         }
     }
+}
+
+/// Walking distances from `from` to every square of the empty board, `u32::MAX` where no walk
+/// leads.
+pub(crate) fn empty_board_walks(board: &Board, from: Cell) -> Vec<u32> {
+    let mut walks = Walks::new(board.n_cells());
+    walks.fill(board, &[], from);
+    (0..board.n_cells() as Cell).map(|c| walks.to(c).unwrap_or(u32::MAX)).collect()
 }

@@ -279,7 +279,7 @@ fn the_opener_marks_the_push_that_clears_the_plans_next_square_only_with_the_swi
     let start = level.start();
     let next = plan.next_step(|c| start.boxes.binary_search(&c).is_ok()).expect("a next step");
     let square = plan.steps()[next].to;
-    let walk = board.walk_distances(square);
+    let walk = crate::opener::empty_board_walks(board, square);
     for on in [false, true] {
         let config = PushConfig { features: true, parking_plan: true, opener: on, ..nothing() };
         let children = start_children(&level, config);

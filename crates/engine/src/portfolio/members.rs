@@ -230,8 +230,8 @@ pub fn catalogue() -> Vec<Member> {
 ///
 /// The fourth member gains XSokoban 22, 31, 35, 42 and Sasquatch 44 at the fixed budget and
 /// loses nothing, and XSokoban 16, 30, 31 at 20 s; the 73 solutions come from every member
-/// (bi-fess 33, bi-fess-box 16, bi-fess-advised 15, bi-fess-planned 9). The parking plan in every member instead
-/// solves 32 + 37, losing four levels the packing order's member solves.
+/// (bi-fess 33, bi-fess-box 16, bi-fess-advised 15, bi-fess-planned 9). The parking plan in
+/// every member instead solves 32 + 37, losing four levels the packing order's member solves.
 ///
 /// Alone, the box-move members solve other levels than `bi-fess` but no more of them (25 + 32
 /// and, with advisors and equal forward turns, 27 + 30).
