@@ -120,7 +120,7 @@ fn a_record_is_lean_unless_stats_are_asked_for() {
 
 #[test]
 fn a_thread_count_that_drops_the_restarts_says_so() {
-    // The default members have eight searches: a ninth thread drops the schedule.
+    // The default members have seven searches: more threads drop the schedule.
     let run = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "9"]);
     run.expect_code(0);
     assert!(run.stderr.contains("bisolve: note: no restarts"), "{run}");

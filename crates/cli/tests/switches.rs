@@ -100,18 +100,21 @@ fn a_technique_switched_off_prunes_nothing() {
     let jams = |extra: &[&str]| pruned("levels/demo.xsb", "backward", "pull jam deadlock", extra);
     assert_eq!(jams(&[]), 0);
     assert!(jams(&["--set=pull.jams=true"]) > 0);
-    // Room discipline needs the goal cut, which a bidirectional search makes.
+    // Room discipline needs the goal cut (off by default), which only a bidirectional search
+    // makes.
+    let cut = "--set=push.goal_cut=true";
     let discipline =
         |extra: &[&str]| pruned("levels/edge/goal-room.xsb", "bidirectional", "room discipline", extra);
-    assert!(discipline(&[]) > 0);
-    assert_eq!(discipline(&["--set=push.room_discipline=false"]), 0);
-    assert_eq!(discipline(&["--set=push.goal_cut=false"]), 0);
+    assert!(discipline(&[cut]) > 0);
+    assert_eq!(discipline(&[cut, "--set=push.room_discipline=false"]), 0);
+    assert_eq!(discipline(&[]), 0);
+    assert_eq!(pruned("levels/edge/goal-room.xsb", "forward", "room discipline", &[cut]), 0);
     // Parking plans need the room discipline and the goal cut too.
     let plans = |extra: &[&str]| pruned("levels/edge/parking-room.xsb", "bidirectional", "room plan", extra);
-    assert!(plans(&[]) > 0);
-    assert_eq!(plans(&["--set=push.room_plans=false"]), 0);
-    assert_eq!(plans(&["--set=push.room_discipline=false"]), 0);
-    assert_eq!(plans(&["--set=push.goal_cut=false"]), 0);
+    assert!(plans(&[cut]) > 0);
+    assert_eq!(plans(&[cut, "--set=push.room_plans=false"]), 0);
+    assert_eq!(plans(&[cut, "--set=push.room_discipline=false"]), 0);
+    assert_eq!(plans(&[]), 0);
     // Triple deadlocks are off unless asked for.
     let run = bisolve(&["levels/demo.xsb", "--json", "--stats", "--strategy", "forward"]);
     for r in run.records() {

@@ -174,7 +174,7 @@ pub struct Preset {
 /// Every preset.
 pub const PRESETS: &[Preset] = &[Preset {
     name: "default",
-    about: "the four-member portfolio (bi-fess, bi-fess-box, bi-fess-advised, bi-fess-planned), restarting on 2 to 8 threads",
+    about: "the four-member portfolio (bi-fess, bi-fess-box, bi-fess-planned, fwd-fess-planned), restarting on 2 to 7 threads",
     options: SolverOptions::default,
 }];
 

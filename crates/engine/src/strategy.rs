@@ -332,10 +332,11 @@ impl fmt::Display for Strategy {
 }
 
 /// The default [`Portfolio::forward_weight`](crate::Portfolio::forward_weight) and
-/// [`crate::Config::forward_weight`]: the forward search gets a quarter of the turns of a thread it
-/// shares with a backward search (on one thread, where the default members' eight searches take
+/// [`crate::Config::forward_weight`]: the forward search of a member of both directions gets a
+/// quarter of the member's turns (on one thread, where the default members' nine searches take
 /// turns, as do those of a single bidirectional strategy; threads hold a search each when there
-/// are as many). With the default members, equal turns solved 2 levels fewer at 2,000,000 states
+/// are as many). A member of one direction gets as many turns as a member of both. With the
+/// default members of 2026-12-06, equal turns solved 2 levels fewer at 2,000,000 states
 /// a level (`benches/results/2026-12-06-three-members.txt`). The
 /// backward search finds almost every solution on the hard sets. One thread, `--jobs 2`, 10 s a
 /// level (2026-11-25, XSokoban 1-45 + Sasquatch): equal turns 21 + 35 = 56, a quarter 25 + 35 = 60

@@ -232,6 +232,14 @@ fn a_shared_table_mixing_macro_kinds_rebuilds_its_solutions() {
     }
 }
 
+/// The states the forward and the backward searches of `portfolio` generated on `level` in a
+/// run of 100,000 states.
+fn generated(level: &bisolve_board::Level, portfolio: &Portfolio) -> (f64, f64) {
+    let limits = Limits { states: Some(100_000), ..Limits::default() };
+    let report = solve_portfolio(level, portfolio, &limits, &AtomicBool::new(false)).expect("runs");
+    (report.stats.forward.generated as f64, report.stats.backward.generated as f64)
+}
+
 /// On one thread the default gives the forward search a quarter of the turns (by children
 /// generated), and `forward_weight: 1` gives both equal turns. Without bridges: a bridge is up
 /// to 20,000 expansions in one forward turn, too coarse for a short run.
@@ -255,13 +263,37 @@ fn one_thread_shares_its_turns_by_the_forward_weight() {
     ];
     for (weight, dives) in cases {
         let portfolio = Portfolio { forward_weight: weight, dives, ..shared(bi_fess.clone(), 1) };
-        let limits = Limits { states: Some(100_000), ..Limits::default() };
-        let report = solve_portfolio(level, &portfolio, &limits, &AtomicBool::new(false)).expect("runs");
-        let (fw, bw) = (report.stats.forward.generated as f64, report.stats.backward.generated as f64);
+        let (fw, bw) = generated(level, &portfolio);
         let ratio = fw * weight as f64 / bw;
         assert!(
             (0.8..1.25).contains(&ratio),
             "weight {weight}, {dives:?}: forward generated {fw}, backward {bw} (weighted ratio {ratio:.2})"
+        );
+    }
+}
+
+/// Every member gets an equal share of the turns: with `w` the forward weight, a two-way
+/// member's backward search makes `w` times its forward search's states, and a one-way member's
+/// search as many as both of them together.
+#[test]
+fn a_one_way_member_gets_a_two_way_members_share() {
+    let Some(xsokoban) = shared_collection("xsokoban-1-45.xsb") else {
+        return;
+    };
+    let level = &xsokoban[9];
+    let mut list = members("fwd-fess,bi-fess").expect("known members");
+    for member in &mut list {
+        member.strategy.bridges = false;
+    }
+    for weight in [FORWARD_WEIGHT, 1] {
+        let portfolio = Portfolio { forward_weight: weight, ..shared(list.clone(), 1) };
+        let (fw, bw) = generated(level, &portfolio);
+        // bi-fess forward bw / w, fwd-fess bw / w + bw.
+        let expected = bw * (weight + 2) as f64 / weight as f64;
+        let ratio = fw / expected;
+        assert!(
+            (0.8..1.25).contains(&ratio),
+            "weight {weight}: forward generated {fw}, backward {bw} (ratio to the equal share {ratio:.2})"
         );
     }
 }

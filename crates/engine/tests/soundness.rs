@@ -882,8 +882,9 @@ fn room_levels() -> Vec<Level> {
 #[test]
 fn goal_macros_at_the_end_of_box_moves_are_legal_push_sequences() {
     let levels = room_levels();
-    let config = PushConfig { box_moves: true, packing_macros: false, ..PushConfig::default() };
-    assert!(config.goal_cut && config.room_discipline);
+    let config =
+        PushConfig { box_moves: true, goal_cut: true, packing_macros: false, ..PushConfig::default() };
+    assert!(config.room_discipline);
     let (macros, after_runs) = check_macros(&levels, config);
     assert!(after_runs > 0, "none of {macros} macros came at the end of a run");
 }
@@ -932,8 +933,8 @@ fn packing_macros_are_legal_push_sequences() {
 #[test]
 fn room_discipline_fills_rooms_in_their_order() {
     let levels = room_levels();
-    let on = PushConfig { packing_macros: false, ..PushConfig::default() };
-    assert!(on.goal_cut && on.room_discipline, "the discipline is on by default");
+    let on = PushConfig { goal_cut: true, packing_macros: false, ..PushConfig::default() };
+    assert!(on.room_discipline, "the discipline is on by default (it needs the goal cut)");
     let (children, broken) = rooms_out_of_order(&levels, on);
     assert!(children > 0);
     assert_eq!(broken, 0, "{broken} of {children} children break a room's order with the discipline on");
@@ -954,8 +955,8 @@ fn rooms_with_parking_plans_keep_to_their_plans() {
             levels.extend(collection.into_iter().filter(with_plans).take(4));
         }
     }
-    let on = PushConfig { packing_macros: false, ..PushConfig::default() };
-    assert!(on.goal_cut && on.room_discipline && on.room_plans, "plans are on by default");
+    let on = PushConfig { goal_cut: true, packing_macros: false, ..PushConfig::default() };
+    assert!(on.room_discipline && on.room_plans, "plans are on by default (they need the goal cut)");
     let (children, off_plan) = rooms_off_plan(&levels, on);
     assert!(children > 0);
     assert_eq!(off_plan, 0, "{off_plan} of {children} children leave a room's plan with the plans on");

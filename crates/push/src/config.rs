@@ -93,7 +93,14 @@ pub struct PushConfig {
     pub room_entrances: bool,
     /// The goal cut: a state with a goal macro gets only its macros. Makes the forward search
     /// incomplete (never sound to prove a level unsolvable with), so the engine turns it off
-    /// when the forward search runs alone. Needs `goal_macros`. Default on.
+    /// when the forward search runs alone. Needs `goal_macros`. Default off
+    /// (`--set push.goal_cut=true`): its macros fill a goal room in the room's own packing order,
+    /// and where that is not the parking plan's order the cut keeps the search from following
+    /// the plan (on XSokoban 11, `bi-fess-planned` alone never packed the plan's first step in
+    /// 36,854 forward expansions with the cut, and solved the level in 6,699 without it). At 2M
+    /// states a level on one thread, XSokoban 1-45 and Sasquatch, the portfolio of 2026-12-07
+    /// solved 36 + 37 levels with the cut and 37 + 37 without (XSokoban 28 gained, none lost;
+    /// `benches/results/2026-12-07-forward-member.txt`).
     pub goal_cut: bool,
     /// Room discipline: with the goal cut, a box enters a goal room with one entrance only by
     /// a goal macro, and a box in such a room is never pushed again, so the room always holds
@@ -102,7 +109,8 @@ pub struct PushConfig {
     /// out are those that park a box inside the room or fill it in another order. A box that
     /// stands on the entrance at the start goes in by a macro too (one without a push onto
     /// the entrance). With box moves, a run that brings its box onto the entrance goes on by
-    /// the macro. Needs `goal_cut`. Default on (`--set push.room_discipline=false`): at a fixed
+    /// the macro. Needs `goal_cut`, so it does nothing by default. On by default
+    /// (`--set push.room_discipline=false`), for when the cut is on: at a fixed
     /// budget of 2M states a level on one thread, XSokoban 1-45 and Sasquatch solve 58 levels
     /// with it and 57 without (`benches/results/2026-12-03-techniques.txt`), and Microban I + II
     /// at 10 s stay 290/290 (`benches/results/2026-11-27-room-discipline.txt`).
@@ -111,7 +119,7 @@ pub struct PushConfig {
     /// time (a box must wait inside, off its goal, while others pass) gets a parking plan,
     /// found by a search backwards from the full room (see
     /// [`bisolve_deadlock::rooms::PlanRoom`]); the search then changes what the room holds only
-    /// by the plan's steps. Needs `room_discipline`. Default on (`--set push.room_plans=false`): at 2M
+    /// by the plan's steps. Needs `room_discipline` (and so the goal cut). Default on (`--set push.room_plans=false`): at 2M
     /// states a level, one thread, XSokoban 1-45 and Sasquatch solve the same 57 levels,
     /// with 0.99 times the states; at 60 s on 2 threads 38 + 39 levels, the unsolved levels of earlier runs (see
     /// `benches/results/2026-11-27-parking-plans.txt`).
@@ -166,12 +174,11 @@ pub struct PushConfig {
     /// [`bisolve_deadlock::parking`]) instead of boxes on goals in the feature cell: a plan
     /// found before the search by pulling boxes from the solved position to start squares,
     /// which orders the goals and parks boxes where that needs it. Takes the place of
-    /// `packing`. Default on (the default portfolio's `bi-fess-advised` turns it off for its
-    /// packing order): with it in `bi-fess` and `bi-fess-box`, at 2M states a level on one
-    /// thread, XSokoban 1-45 and Sasquatch solved 32 + 36 levels against 31 + 36, losing none,
-    /// and at 20 s on 2 threads 37 + 38 against 36 + 38
-    /// (`benches/results/2026-12-06-parking-plan.txt`); the default's fourth member,
-    /// `bi-fess-planned`, reads it with the advisors.
+    /// `packing`. Default on (the member `bi-fess-advised` turns it off for its packing
+    /// order): with it in `bi-fess` and `bi-fess-box`, at 2M states a level on one thread,
+    /// XSokoban 1-45 and Sasquatch solved 32 + 36 levels against 31 + 36, losing none, and at
+    /// 20 s on 2 threads 37 + 38 against 36 + 38 (`benches/results/2026-12-06-parking-plan.txt`);
+    /// the default members `bi-fess-planned` and `fwd-fess-planned` read it with the advisors.
     pub parking_plan: bool,
     /// With `parking_plan`: the feature cells also count the boxes out of plan, on squares
     /// from which a box can no longer reach a square of a later step of the plan once its next
@@ -183,7 +190,11 @@ pub struct PushConfig {
     /// for FESS's opener advisor): among the moves that keep the packed steps, the player's
     /// areas and the links between rooms, the one whose box stands nearest that square (by
     /// walking distance on the empty board) and ends no nearer, the farther the better. Default
-    /// off; the engine keeps it only for a search whose advisors read the marks.
+    /// off; the engine keeps it only for a search whose advisors read the marks. The default
+    /// member `fwd-fess-planned` turns it on: alone at 2M states a level on one thread, that
+    /// member solved XSokoban 11 in 7,701 expansions with the opener and not in 201,645
+    /// without, and in the portfolio it is worth XSokoban 11 and 16
+    /// (`benches/results/2026-12-07-forward-member.txt`).
     pub opener: bool,
 }
 
@@ -208,7 +219,7 @@ impl Default for PushConfig {
             goal_areas: false,
             goal_macros: true,
             room_entrances: false,
-            goal_cut: true,
+            goal_cut: false,
             room_discipline: true,
             room_plans: true,
             features: false,

@@ -132,7 +132,7 @@ fn the_default_plan_is_the_default_portfolio() {
 
 #[test]
 fn the_thread_count_that_turns_restarts_off_says_so() {
-    // The default members have eight searches: nine threads are more.
+    // The default members have seven searches: nine threads are more.
     for threads in [1, 9] {
         let planned = SolverOptions::default().plan(threads).expect("plans");
         assert!(portfolio(&planned).restarts.is_empty(), "{threads} threads");
@@ -209,5 +209,8 @@ fn what_a_strategy_cannot_use_shows_and_is_told_when_asked_for() {
     assert!(planned.notes[0].starts_with("push.goal_macros is off for astar"), "{}", planned.notes[0]);
     let default = SolverOptions::default().plan(2).expect("plans");
     assert_eq!(default.options.push.goal_macros, Some(true));
-    assert_eq!(default.options.push.goal_cut, Some(true), "bi-fess has both directions");
+    assert_eq!(default.options.push.goal_cut, Some(false), "the cut is off by default");
+    let mut cut = SolverOptions::default();
+    cut.set("push.goal_cut=true").expect("set");
+    assert_eq!(cut.plan(2).expect("plans").options.push.goal_cut, Some(true));
 }

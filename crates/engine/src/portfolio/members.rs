@@ -96,9 +96,13 @@ fn member(
 /// A bidirectional feature-cell member on box moves with FESS's advisor weights, whose forward
 /// cells count goals packed in order (`packing`) or the parking plan's steps.
 fn advised(name: &'static str, about: &'static str, packing: bool) -> Member {
+    advised_in(Directions::Both, name, about, packing)
+}
+
+/// [`advised`] searching in `directions`.
+fn advised_in(directions: Directions, name: &'static str, about: &'static str, packing: bool) -> Member {
     use crate::strategy::DEFAULT_CYCLE;
-    let mut m =
-        member(name, about, Directions::Both, Weighting::Features(DEFAULT_CYCLE), BoundKind::Matching);
+    let mut m = member(name, about, directions, Weighting::Features(DEFAULT_CYCLE), BoundKind::Matching);
     m.strategy.advisors = true;
     m.push.packing = packing;
     m.push.parking_plan = !packing;
@@ -206,36 +210,53 @@ pub fn catalogue() -> Vec<Member> {
             "bi-fess-box with FESS's advisor weights and cells of the parking plan's steps",
             false,
         ),
+        {
+            let mut m = advised_in(
+                Forward,
+                "fwd-fess-planned",
+                "forward box moves with FESS's advisors (the opener among them) and cells of the parking plan's steps",
+                false,
+            );
+            m.push.opener = true;
+            m
+        },
     ]
 }
 
-/// The members `--strategy portfolio` runs when none are named: four bidirectional
-/// feature-cell searches in one shared table, which differ in their moves and ordering.
-/// `bi-fess` pushes (pulls) one square at a time; `bi-fess-box` takes a box along every run of
-/// its own pushes, every position on the way a child, so it reaches deep positions in few
-/// expansions; `bi-fess-advised` and `bi-fess-planned` do that with FESS's advisor weights,
-/// the first with cells of goals packed in order, the second with cells of the parking plan's
-/// steps. Each search's states are meetings for the other members' searches of the other
-/// direction, so they do not only race. Measured on XSokoban 1-45 + Sasquatch
+/// The members `--strategy portfolio` runs when none are named: three bidirectional
+/// feature-cell searches and one forward search, in one shared table, which differ in their
+/// moves and ordering. `bi-fess` pushes (pulls) one square at a time; `bi-fess-box` takes a
+/// box along every run of its own pushes, every position on the way a child, so it reaches
+/// deep positions in few expansions; `bi-fess-planned` does that with FESS's advisor weights;
+/// `fwd-fess-planned` is that forward search alone, with the opener among its advisors and,
+/// as every member of one direction, as many turns as both searches of a two-way member. All
+/// four count the parking plan's steps in their cells, and none makes the goal cut
+/// (`push.goal_cut`). Each search's states are meetings for the other members' searches of the
+/// other direction, so they do not only race. Measured on XSokoban 1-45 + Sasquatch
 /// (`benches/results/2026-12-06-three-members.txt`, `2026-12-06-parking-plan.txt`,
-/// `2026-12-07-four-members.txt`; the first two rows before the parking plan):
+/// `2026-12-07-four-members.txt`, `2026-12-07-forward-member.txt`; the first two rows before
+/// the parking plan, the last four without the goal cut):
 ///
 /// | members                                  | 2,000,000 states, 1 thread | 20 s, 2 threads |
 /// |------------------------------------------|----------------------------|-----------------|
 /// | `bi-fess`                                | 23 + 35 = 58               | 36 + 38 = 74    |
 /// | `bi-fess,bi-fess-box,bi-fess-advised`    | 31 + 36 = 67               | 36 + 38 = 74    |
 /// | the same, with the parking plan in `bi-fess` and `bi-fess-box` | 32 + 36 = 68 | 37 + 38 = 75    |
-/// | and `bi-fess-planned` (the default)      | 36 + 37 = 73               | 40 + 38 = 78, in 0.81x (XSokoban) and 0.98x (Sasquatch) the row above's time per level |
-/// | and `bi-fess-packing` or `bi-fess` with advisors as a fifth | 35 + 35, 35 + 33 |      |
+/// | and `bi-fess-planned`                    | 36 + 37 = 73               | 40 + 38 = 78 (twice) |
+/// | the same without the goal cut            | 37 + 37 = 74               |                 |
+/// | `fwd-fess-planned` alone                 | 40 + 27 = 67               |                 |
+/// | `bi-fess,bi-fess-box,bi-fess-advised,bi-fess-planned,fwd-fess-planned` | 41 + 35 = 76 | |
+/// | `bi-fess,bi-fess-box,bi-fess-planned,fwd-fess-planned` (the default) | 41 + 35 = 76 | 43 + 38 = 81, in 0.80x (XSokoban) and 0.93x (Sasquatch) the time per level of `bi-fess,bi-fess-box,bi-fess-advised,bi-fess-planned` with the cut |
 ///
-/// The fourth member gains XSokoban 22, 31, 35, 42 and Sasquatch 44 at the fixed budget and
-/// loses nothing, and XSokoban 16, 30, 31 at 20 s; the 73 solutions come from every member
-/// (bi-fess 33, bi-fess-box 16, bi-fess-advised 15, bi-fess-planned 9). The parking plan in
-/// every member instead solves 32 + 37, losing four levels the packing order's member solves.
+/// Against the four two-way members with the cut, the default gains XSokoban 11, 13, 16, 28
+/// and 39 at the fixed budget, in 0.67x the states over the levels both solve, and loses
+/// Sasquatch 31 and 33, which those members solved just under the budget (1.94M and 1.83M
+/// states); at 20 s it gains XSokoban 11, 28 and 39 and loses nothing. Against the five
+/// members it solves the same levels in 0.88x the states. Its 76 solutions come from `fwd-fess-planned` 31, `bi-fess` 29, `bi-fess-box` 14 and
+/// `bi-fess-planned` 2. With the goal cut the five members solved 40 + 34, and without the
+/// forward member's opener 39 + 35 (XSokoban 11 and 16 lost).
 ///
-/// Alone, the box-move members solve other levels than `bi-fess` but no more of them (25 + 32
-/// and, with advisors and equal forward turns, 27 + 30).
-pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bi-fess-box", "bi-fess-advised", "bi-fess-planned"];
+pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bi-fess-box", "bi-fess-planned", "fwd-fess-planned"];
 
 /// The members named in a comma-separated list.
 pub fn members(names: &str) -> Result<Vec<Member>, String> {

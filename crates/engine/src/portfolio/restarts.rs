@@ -105,8 +105,8 @@ pub fn luby_restarts() -> Vec<Restart> {
 
 impl Restart {
     /// The default restarts for a portfolio of `searches` searches on `threads` threads
-    /// ([`luby_restarts`]), where there are at least two threads and no more than the searches (2 to 8
-    /// threads for the default members' eight searches, 2 the case measured); else none. One thread stays
+    /// ([`luby_restarts`]), where there are at least two threads and no more than the searches (2 to 7
+    /// threads for the default members' seven searches, 2 the case measured); else none. One thread stays
     /// deterministic (a restart is timed) and keeps one worker per search (four backward dives cost
     /// levels there, see [`DIVES`](crate::portfolio::DIVES)); with more threads than searches, each
     /// search already runs several workers.

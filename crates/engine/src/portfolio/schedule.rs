@@ -17,6 +17,7 @@ use crate::hda::{Group, Idle, Mailbox, FLUSH_EVERY};
 use crate::limits::{Cutoff, Due, Limits, Pacer, Stop, StopOnDrop};
 use crate::report::{closest_of, closest_path, dead_root, solution_of, Outcome, Report, SolveError};
 use crate::stats::{SideStats, Stats};
+use crate::strategy::Directions;
 use crate::table::VisitedTable;
 use crate::worker::{Found, OwnVisited, Step, Worker};
 
@@ -101,6 +102,8 @@ struct Slot<'a> {
     member: usize,
     table: usize,
     group: usize,
+    /// Its member searches in one direction only (see [`count`]).
+    lone: bool,
     search: Box<dyn Search + 'a>,
 }
 
@@ -268,7 +271,8 @@ pub(super) fn solve_once(
                     }
                 }
             };
-            slots.push(Slot { member: m, table, group, search });
+            let lone = member.strategy.directions != Directions::Both;
+            slots.push(Slot { member: m, table, group, lone, search });
         }
     }
     // The first worker of each group starts from the roots; the others get work from it.
@@ -557,15 +561,28 @@ struct Turn<'s, 'a, 'g> {
 }
 
 impl Turn<'_, '_, '_> {
-    /// Its states generated, a forward worker's counted `forward_weight` times, plus its lag.
+    /// Its states generated, counted as [`count`] says, plus its lag.
     fn weight(&self, forward_weight: u64) -> u64 {
         let search = &self.slot.search;
-        let generated = match search.side() {
-            Side::Forward => search.generated().saturating_mul(forward_weight),
-            Side::Backward => search.generated(),
-        };
-        generated.saturating_add(self.lag)
+        count(search.side(), self.slot.lone, forward_weight, search.generated()).saturating_add(self.lag)
     }
+}
+
+/// How `generated` states of a search count in the turns, so that every member gets an equal
+/// share: in a member of both directions, its forward search's states count `forward_weight`
+/// times as much as its backward search's, so the backward search makes `forward_weight`
+/// times as many; a member of one direction makes as many as both searches of such a member
+/// together. With `w = forward_weight`, the forward search of a two-way member counts
+/// `w (w + 1)` per state and its backward search `w + 1`, and the search of a one-way
+/// member `w`.
+fn count(side: Side, lone: bool, forward_weight: u64, generated: u64) -> u64 {
+    let w = forward_weight;
+    let per_state = match (lone, side) {
+        (true, _) => w,
+        (false, Side::Forward) => w.saturating_mul(w + 1),
+        (false, Side::Backward) => w + 1,
+    };
+    generated.saturating_mul(per_state)
 }
 
 /// What the threads of a portfolio share while they take turns.
@@ -664,9 +681,7 @@ fn take_turns(mut share: Vec<Turn<'_, '_, '_>>, ctx: &Turns<'_>) -> End {
             Step::Continue | Step::Exhausted => {}
             Step::Found(found) => return End::Found { member: slot.member, table: slot.table, found },
         }
-        let made = slot.search.generated() - before;
-        let made =
-            if slot.search.side() == Side::Forward { made.saturating_mul(ctx.forward_weight) } else { made };
+        let made = count(slot.search.side(), slot.lone, ctx.forward_weight, slot.search.generated() - before);
         totals[slot.group] = totals[slot.group].saturating_add(made);
         turn.steps += 1;
         if turn.steps % FLUSH_EVERY == 0 {
