@@ -4,9 +4,13 @@
 //! Each member is a named configuration (directions, ordering, lower bounds, pruning). Each of
 //! its directions is a search, run as a group of workers (see [`Portfolio::dives`]) that share
 //! work as hash-distributed threads do ([`crate::hda`]), each on its own best-first dive. The
-//! searches are spread over the threads (past one thread each, each search gets threads of its
-//! own); a thread takes turns among its workers, balanced by states generated, so every member
-//! gets an equal share of the CPU whatever the thread count.
+//! searches are spread over the threads, search `s` on thread `s % threads` (past one thread
+//! each, each search gets threads of its own); a thread takes turns among its workers, balanced
+//! by states generated, so that on one thread every member gets an equal share of the CPU (see
+//! `schedule::count`). On more threads the share follows the deal: with the default members
+//! on two threads, one thread holds every forward search and the other every backward search.
+//! Dealing the searches so that every thread carries the same share instead was measured
+//! (`benches/results/2026-12-07-forward-member.txt`) and not kept.
 //!
 //! Members share one visited table by default, so a forward state of one member can meet a backward
 //! state of another and every member's states help every other's meetings. Two searches of the same

@@ -333,9 +333,10 @@ impl fmt::Display for Strategy {
 
 /// The default [`Portfolio::forward_weight`](crate::Portfolio::forward_weight) and
 /// [`crate::Config::forward_weight`]: the forward search of a member of both directions gets a
-/// quarter of the member's turns (on one thread, where the default members' nine searches take
+/// quarter of the member's turns (on one thread, where the default members' seven searches take
 /// turns, as do those of a single bidirectional strategy; threads hold a search each when there
-/// are as many). A member of one direction gets as many turns as a member of both. With the
+/// are as many). On one thread a member of one direction gets as many turns as a member of
+/// both. With the
 /// default members of 2026-12-06, equal turns solved 2 levels fewer at 2,000,000 states
 /// a level (`benches/results/2026-12-06-three-members.txt`). The
 /// backward search finds almost every solution on the hard sets. One thread, `--jobs 2`, 10 s a

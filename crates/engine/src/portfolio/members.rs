@@ -229,7 +229,7 @@ pub fn catalogue() -> Vec<Member> {
 /// box along every run of its own pushes, every position on the way a child, so it reaches
 /// deep positions in few expansions; `bi-fess-planned` does that with FESS's advisor weights;
 /// `fwd-fess-planned` is that forward search alone, with the opener among its advisors and,
-/// as every member of one direction, as many turns as both searches of a two-way member. All
+/// on one thread, as many turns as both searches of a two-way member. All
 /// four count the parking plan's steps in their cells, and none makes the goal cut
 /// (`push.goal_cut`). Each search's states are meetings for the other members' searches of the
 /// other direction, so they do not only race. Measured on XSokoban 1-45 + Sasquatch
