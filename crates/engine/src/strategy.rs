@@ -336,9 +336,8 @@ impl fmt::Display for Strategy {
 /// quarter of the member's turns (on one thread, where the default members' seven searches take
 /// turns, as do those of a single bidirectional strategy; threads hold a search each when there
 /// are as many). On one thread a member of one direction gets as many turns as a member of
-/// both. With the
-/// default members of 2026-12-06, equal turns solved 2 levels fewer at 2,000,000 states
-/// a level (`benches/results/2026-12-06-three-members.txt`). The
+/// both. With the default members of 2026-12-06, equal turns solved 2 levels fewer at
+/// 2,000,000 states a level (`benches/results/2026-12-06-three-members.txt`). The
 /// backward search finds almost every solution on the hard sets. One thread, `--jobs 2`, 10 s a
 /// level (2026-11-25, XSokoban 1-45 + Sasquatch): equal turns 21 + 35 = 56, a quarter 25 + 35 = 60
 /// (XSokoban 11, 20, 29, 41 gained, none lost) in 0.92 of the time on the levels both solved.

@@ -93,14 +93,9 @@ fn member(
     }
 }
 
-/// A bidirectional feature-cell member on box moves with FESS's advisor weights, whose forward
-/// cells count goals packed in order (`packing`) or the parking plan's steps.
-fn advised(name: &'static str, about: &'static str, packing: bool) -> Member {
-    advised_in(Directions::Both, name, about, packing)
-}
-
-/// [`advised`] searching in `directions`.
-fn advised_in(directions: Directions, name: &'static str, about: &'static str, packing: bool) -> Member {
+/// A feature-cell member searching in `directions` on box moves with FESS's advisor weights,
+/// whose forward cells count goals packed in order (`packing`) or the parking plan's steps.
+fn advised(directions: Directions, name: &'static str, about: &'static str, packing: bool) -> Member {
     use crate::strategy::DEFAULT_CYCLE;
     let mut m = member(name, about, directions, Weighting::Features(DEFAULT_CYCLE), BoundKind::Matching);
     m.strategy.advisors = true;
@@ -201,17 +196,19 @@ pub fn catalogue() -> Vec<Member> {
         // The packing order's cells and the parking plan's: the portfolio keeps a member on
         // each.
         advised(
+            Both,
             "bi-fess-advised",
             "bi-fess-box with FESS's advisor weights and cells of targets packed in order",
             true,
         ),
         advised(
+            Both,
             "bi-fess-planned",
             "bi-fess-box with FESS's advisor weights and cells of the parking plan's steps",
             false,
         ),
         {
-            let mut m = advised_in(
+            let mut m = advised(
                 Forward,
                 "fwd-fess-planned",
                 "forward box moves with FESS's advisors (the opener among them) and cells of the parking plan's steps",
@@ -255,7 +252,6 @@ pub fn catalogue() -> Vec<Member> {
 /// members it solves the same levels in 0.88x the states. Its 76 solutions come from `fwd-fess-planned` 31, `bi-fess` 29, `bi-fess-box` 14 and
 /// `bi-fess-planned` 2. With the goal cut the five members solved 40 + 34, and without the
 /// forward member's opener 39 + 35 (XSokoban 11 and 16 lost).
-///
 pub const DEFAULT_MEMBERS: &[&str] = &["bi-fess", "bi-fess-box", "bi-fess-planned", "fwd-fess-planned"];
 
 /// The members named in a comma-separated list.
