@@ -13,6 +13,19 @@
 //! moved) looks for a position with no box left, and takes the position nearest that when
 //! its budget runs out ([`PLAN_POSITIONS`], [`MAX_FILLS`]).
 //!
+//! When the greedy search does not finish, a second search ([`PlanOrder::Cells`], after
+//! Festival's packing search) runs with the same budget and moves, in FESS's order: its
+//! feature cells are the boxes left, the boxes still on the squares they started on, and the
+//! player's separate regions; every second expansion takes the next cell in turn, the others
+//! the best cell; inside a cell the position whose path has the fewest moves no advisor
+//! recommended comes first. The advisors: when boxes can go home, a box parked off the goals
+//! goes, else the one whose way home leaves the fewest regions, the longest first; otherwise
+//! the move that takes a box off its goal furthest without adding a region, and the move
+//! that leaves the fewest regions when that is fewer than before. Greed fills the goals
+//! nearest home first and parks boxes at the first square that serves; the cells keep
+//! positions with more boxes parked (or taken off the goals) in play, and the advisors prefer
+//! long pulls, so boxes wait deep in other rooms. The second plan is taken when it finishes.
+//!
 //! Read forwards, the moves on the way there are the plan: each *step* brings a box to a
 //! square, from its start square, from where an earlier step parked it, or (for the boxes
 //! the search left on the board, the *initial* steps) from nowhere: the box stands there
@@ -33,12 +46,12 @@
 //! its moves are the order in which the backward search fills the start squares, and where
 //! boxes wait on the way.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet, VecDeque};
 use std::sync::OnceLock;
 
 use bisolve_board::search::Side;
-use bisolve_board::{Board, BoxMap, Cell, Dir, Reach, NO_CELL, UNREACHABLE};
+use bisolve_board::{Board, Cell, UNREACHABLE};
+
+mod search;
 
 /// The most positions the plan's search makes.
 pub const PLAN_POSITIONS: usize = 100_000;
@@ -50,6 +63,16 @@ pub const MAX_FILLS: usize = 100_000;
 /// Levels with more start squares (goals, for the backward search's plan) than this get no
 /// plan (a position's unused bases are one 128-bit set).
 pub const MAX_BASES: usize = 128;
+
+/// How the plan's search picks the next position to expand (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanOrder {
+    /// Fewest boxes left, then the least sum of moves home.
+    Greedy,
+    /// FESS's order: feature cells in turn, and inside a cell the fewest moves no advisor
+    /// recommended.
+    Cells,
+}
 
 /// No later step moves the box on.
 const NEVER: u32 = u32::MAX;
@@ -108,244 +131,46 @@ struct Zones {
     sets: Vec<Vec<u64>>,
 }
 
-/// The order of the plan's search, smallest first: boxes left, the sum of their pulls to the
-/// nearest unused bases, and not the preferred move (see [`ParkingPlan::with_budget`]); the
-/// newest position first on ties.
-type Order = Reverse<(usize, u32, bool)>;
-
-/// A position of the plan's search: its boxes (ascending), its unused bases, where the player
-/// stands, the position it came from, and the box move that made it (the box's square before
-/// and after; after is a base that took the box when `home`).
-struct Node {
-    boxes: Vec<Cell>,
-    bases: u128,
-    player: Cell,
-    parent: u32,
-    moved: (Cell, Cell),
-    home: bool,
-    /// The sum over the boxes of their moves (pulls, or pushes for a backward plan) to the
-    /// nearest unused base.
-    h: u32,
-}
-
 impl ParkingPlan {
     /// The plan of `board`'s level, or `None` when the level has more than [`MAX_BASES`]
     /// start squares, no box to place, or a goal from which no box can be pulled to a start
-    /// square.
+    /// square: [`ParkingPlan::forward`] with the second search in feature cells.
     pub fn new(board: &Board) -> Option<ParkingPlan> {
-        ParkingPlan::with_budget(board, PLAN_POSITIONS)
+        ParkingPlan::forward(board, true)
     }
 
-    /// [`ParkingPlan::new`] with a search of at most `budget` positions (see the module docs
-    /// for the search).
-    pub fn with_budget(board: &Board, budget: usize) -> Option<ParkingPlan> {
-        ParkingPlan::search(board, Side::Forward, None, budget)
+    /// The forward search's plan: the greedy search first, then, when it does not finish and
+    /// `cells` holds, the search in feature cells, whose plan is taken if that one finishes
+    /// (see the module docs).
+    pub fn forward(board: &Board, cells: bool) -> Option<ParkingPlan> {
+        ParkingPlan::two_searches(board, Side::Forward, None, cells)
+    }
+
+    /// [`ParkingPlan::new`] with one search of at most `budget` positions in `order`.
+    pub fn with_budget(board: &Board, budget: usize, order: PlanOrder) -> Option<ParkingPlan> {
+        ParkingPlan::search(board, Side::Forward, None, budget, order)
     }
 
     /// The plan of the backward search, which pulls boxes from the solved position onto the
-    /// start squares (the player starting on `player`): the same search run the other way,
+    /// start squares (the player starting on `player`): the same searches run the other way,
     /// from the start position, pushing boxes one box move at a time and taking a box off
     /// the board when it reaches a goal not used yet. Read backwards, its moves say in which
     /// order the start squares fill and where boxes wait on the way. `None` as for
-    /// [`ParkingPlan::new`], with goals and start squares swapped.
-    pub fn backward(board: &Board, player: Cell) -> Option<ParkingPlan> {
-        ParkingPlan::search(board, Side::Backward, Some(player), PLAN_POSITIONS)
+    /// [`ParkingPlan::new`], with goals and start squares swapped; `cells` as for
+    /// [`ParkingPlan::forward`].
+    pub fn backward(board: &Board, player: Cell, cells: bool) -> Option<ParkingPlan> {
+        ParkingPlan::two_searches(board, Side::Backward, Some(player), cells)
     }
 
-    /// The plan's search in the direction of `side`'s plan: for the forward search's, from
-    /// the solved position by pulls, a root per area of its free squares; for the backward
-    /// search's, from the start position by pushes, the player on `player`.
-    fn search(board: &Board, side: Side, player: Option<Cell>, budget: usize) -> Option<ParkingPlan> {
-        // Where the boxes stand first, where they go home, and the distances there.
-        let (first, homes, dist) = match side {
-            Side::Forward => (board.goals(), board.start_squares(), board.start_distances()),
-            Side::Backward => (board.start_squares(), board.goals(), board.goal_distances()),
-        };
-        if homes.len() > MAX_BASES || first.is_empty() {
-            return None;
+    /// The greedy search, then the one in feature cells when the first does not finish and
+    /// `cells` holds; the second's plan if it finishes.
+    fn two_searches(board: &Board, side: Side, player: Option<Cell>, cells: bool) -> Option<ParkingPlan> {
+        let plan = ParkingPlan::search(board, side, player, PLAN_POSITIONS, PlanOrder::Greedy)?;
+        if plan.complete || !cells {
+            return Some(plan);
         }
-        let n = board.n_cells();
-        // The unused base on `c`, if any.
-        let home_index = |c: Cell| match side {
-            Side::Forward => board.start_index(c),
-            Side::Backward => board.goal_index(c),
-        };
-        let home_on = |c: Cell, bases: u128| home_index(c).filter(|&j| bases >> j & 1 == 1);
-        let all_bases: u128 = if homes.len() == 128 { !0 } else { (1u128 << homes.len()) - 1 };
-        // Moves from `c` to the nearest unused base.
-        let near = |c: Cell, bases: u128| -> u32 {
-            let mut best = u32::from(UNREACHABLE);
-            let mut bits = bases;
-            while bits != 0 {
-                let j = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                best = best.min(u32::from(dist.get(c, j)));
-            }
-            best
-        };
-        let unreachable = u32::from(UNREACHABLE);
-        // A square the boxes stand on first.
-        let is_first = |c: Cell| match side {
-            Side::Forward => board.is_goal(c),
-            Side::Backward => board.is_start_square(c),
-        };
-        let mut map = BoxMap::new(n);
-        let mut reach = Reach::new(n);
-        let mut seen: HashSet<(Vec<Cell>, u128, Cell)> = HashSet::new();
-        let mut nodes: Vec<Node> = Vec::new();
-        let mut open: BinaryHeap<(Order, usize)> = BinaryHeap::new();
-        let mut best: Option<((usize, u32), usize)> = None;
-
-        let first = first.to_vec();
-        let h0: u32 = first.iter().map(|&g| near(g, all_bases)).sum();
-        if first.iter().any(|&g| near(g, all_bases) == unreachable) {
-            return None;
-        }
-        // One root per area of the free squares of the first position, or the one the player
-        // stands in.
-        map.set_all(&first);
-        let mut zoned = vec![false; n];
-        for c in player.map_or(0..n as Cell, |p| p..p + 1) {
-            if zoned[c as usize] || map.is_box(c) {
-                continue;
-            }
-            let min = reach.fill(board, &map, c);
-            for z in reach.cells() {
-                zoned[z as usize] = true;
-            }
-            if seen.insert((first.clone(), all_bases, min)) {
-                open.push((Reverse((first.len(), h0, false)), nodes.len()));
-                nodes.push(Node {
-                    boxes: first.clone(),
-                    bases: all_bases,
-                    player: c,
-                    parent: u32::MAX,
-                    moved: (NO_CELL, NO_CELL),
-                    home: false,
-                    h: h0,
-                });
-            }
-        }
-        map.clear_all(&first);
-
-        let mut runs = BoxWalk::new(n, side);
-        let mut children: Vec<Node> = Vec::new();
-        while let Some((Reverse((left, _, _)), at)) = open.pop() {
-            if best.is_none_or(|(b, _)| (left, nodes[at].h) < b) {
-                best = Some(((left, nodes[at].h), at));
-            }
-            if left == 0 || nodes.len() >= budget || runs.fills >= MAX_FILLS {
-                break;
-            }
-            let (boxes, bases, player, h) =
-                (nodes[at].boxes.clone(), nodes[at].bases, nodes[at].player, nodes[at].h);
-            let last = nodes[at].moved.1;
-            map.set_all(&boxes);
-            children.clear();
-            let mut homes = false;
-            for (i, &b) in boxes.iter().enumerate() {
-                map.clear(b);
-                runs.walk(board, &mut map, &mut reach, b, player, |p| home_on(p, bases).is_some());
-                map.set(b, 0);
-                for &(p, p2) in &runs.reached {
-                    let home = home_on(p, bases);
-                    if homes && home.is_none() {
-                        continue;
-                    }
-                    let mut child = boxes.clone();
-                    let (child_bases, child_h) = match home {
-                        Some(j) => {
-                            if !homes {
-                                // A box that can go home goes: only such moves are kept.
-                                homes = true;
-                                children.clear();
-                            }
-                            child.remove(i);
-                            let left = bases & !(1u128 << j);
-                            (left, child.iter().map(|&c| near(c, left)).sum::<u32>())
-                        }
-                        None => {
-                            child[i] = p;
-                            child.sort_unstable();
-                            (bases, h - near(b, bases) + near(p, bases))
-                        }
-                    };
-                    if child_h >= unreachable {
-                        continue;
-                    }
-                    children.push(Node {
-                        boxes: child,
-                        bases: child_bases,
-                        player: p2,
-                        parent: at as u32,
-                        moved: (b, p),
-                        home: home.is_some(),
-                        h: child_h,
-                    });
-                    if home.is_some() {
-                        // One way home per box.
-                        break;
-                    }
-                }
-            }
-            map.clear_all(&boxes);
-            for child in children.drain(..) {
-                map.set_all(&child.boxes);
-                let min = reach.fill(board, &map, child.player);
-                map.clear_all(&child.boxes);
-                if !seen.insert((child.boxes.clone(), child.bases, min)) {
-                    continue;
-                }
-                // A box parked off the goals goes home first.
-                let preferred = if child.home { !is_first(child.moved.0) } else { child.moved.0 == last };
-                open.push((Reverse((child.boxes.len(), child.h, !preferred)), nodes.len()));
-                nodes.push(child);
-            }
-        }
-        let (_, at) = best?;
-        Some(ParkingPlan::from_path(&nodes, at))
-    }
-
-    /// The plan read from the search's path to node `at`.
-    fn from_path(nodes: &[Node], at: usize) -> ParkingPlan {
-        let mut steps: Vec<Step> =
-            nodes[at].boxes.iter().map(|&c| Step { from: From::Initial, to: c, until: NEVER }).collect();
-        let initial = steps.len();
-        let complete = initial == 0;
-        // From the last move back to the first: read forwards, the first step first.
-        let mut k = at;
-        while nodes[k].parent != u32::MAX {
-            let (before, after) = nodes[k].moved;
-            let from = if nodes[k].home { From::Home } else { From::Parked(after) };
-            steps.push(Step { from, to: before, until: NEVER });
-            k = nodes[k].parent as usize;
-        }
-        // One box's consecutive steps are one, and a step back to where it came from is none.
-        let mut i = initial;
-        while i < steps.len() {
-            if i + 1 < steps.len() && steps[i + 1].from == From::Parked(steps[i].to) {
-                steps[i].to = steps[i + 1].to;
-                steps.remove(i + 1);
-            } else if steps[i].from == From::Parked(steps[i].to) {
-                steps.remove(i);
-            } else {
-                i += 1;
-            }
-        }
-        set_until(&mut steps);
-        let mut initial = initial;
-        if !complete {
-            // An unfinished plan keeps only the steps that place a box for good, in their
-            // order, the initial boxes that never move among them: its parking is less to be
-            // trusted (Festival does this when no box went home at all).
-            steps.retain(|s| s.until == NEVER);
-            initial = steps.iter().filter(|s| s.from == From::Initial).count();
-            for s in &mut steps[initial..] {
-                s.from = From::Home;
-            }
-            steps[..initial].sort_by_key(|s| s.to);
-        }
-        ParkingPlan { steps, initial, complete, zones: OnceLock::new() }
+        let second = ParkingPlan::search(board, side, player, PLAN_POSITIONS, PlanOrder::Cells);
+        Some(second.filter(|p| p.complete).unwrap_or(plan))
     }
 
     /// Works out the out-of-plan zones (see `Zones::new`), once per plan however many
@@ -420,104 +245,6 @@ impl ParkingPlan {
     /// Steps not packed: the number of steps less [`ParkingPlan::packed`].
     pub fn unpacked(&self, is_box: impl Fn(Cell) -> bool) -> u32 {
         self.steps.len() as u32 - self.packed(is_box)
-    }
-}
-
-/// The squares one box reaches by its own moves alone (pulls for the forward search's plan,
-/// pushes for the backward search's), the other boxes standing still: a breadth-first walk
-/// over the box's square and the player's region.
-struct BoxWalk {
-    /// Whose plan: the forward search's pulls, the backward search's pushes.
-    side: Side,
-    seen: HashSet<(Cell, Cell)>,
-    queue: VecDeque<(Cell, Cell)>,
-    /// Each position reached (not the box's own): the box's square and where the player
-    /// stands, in the order found (fewest pulls first).
-    reached: Vec<(Cell, Cell)>,
-    /// Flood fills made so far.
-    fills: usize,
-}
-
-impl BoxWalk {
-    fn new(n: usize, side: Side) -> BoxWalk {
-        BoxWalk {
-            side,
-            seen: HashSet::new(),
-            queue: VecDeque::new(),
-            reached: Vec::with_capacity(n),
-            fills: 0,
-        }
-    }
-
-    /// Walks the box on `b` (not in `map`, which holds the other boxes) with the player on
-    /// `player`, up to the first square where `home` holds (the last one reached, if any).
-    fn walk(
-        &mut self,
-        board: &Board,
-        map: &mut BoxMap,
-        reach: &mut Reach,
-        b: Cell,
-        player: Cell,
-        home: impl Fn(Cell) -> bool,
-    ) {
-        self.seen.clear();
-        self.queue.clear();
-        self.reached.clear();
-        map.set(b, 0);
-        let min = reach.fill(board, map, player);
-        map.clear(b);
-        self.fills += 1;
-        self.seen.insert((b, min));
-        self.queue.push_back((b, player));
-        let mut next: Vec<(Cell, Cell)> = Vec::new();
-        while let Some((c, pl)) = self.queue.pop_front() {
-            map.set(c, 0);
-            reach.fill(board, map, pl);
-            self.fills += 1;
-            next.clear();
-            for d in Dir::ALL {
-                match self.side {
-                    Side::Forward => {
-                        // A pull: the player on `p` beside the box steps on to `p2`; the box
-                        // follows to `p`.
-                        let p = board.neighbour(c, d);
-                        if p == NO_CELL || !reach.contains(p) || board.is_pull_dead(p) {
-                            continue;
-                        }
-                        let p2 = board.neighbour(p, d);
-                        if p2 != NO_CELL && !map.is_box(p2) {
-                            next.push((p, p2));
-                        }
-                    }
-                    Side::Backward => {
-                        // A push: the player behind the box pushes it on to `p` and takes
-                        // its square.
-                        let (behind, p) = (board.neighbour(c, d.opposite()), board.neighbour(c, d));
-                        if behind == NO_CELL || p == NO_CELL || !reach.contains(behind) {
-                            continue;
-                        }
-                        if !map.is_box(p) && !board.is_push_dead(p) {
-                            next.push((p, c));
-                        }
-                    }
-                }
-            }
-            map.clear(c);
-            for &(p, p2) in &next {
-                map.set(p, 0);
-                let min = reach.fill(board, map, p2);
-                map.clear(p);
-                self.fills += 1;
-                if !self.seen.insert((p, min)) {
-                    continue;
-                }
-                self.reached.push((p, p2));
-                if home(p) {
-                    return;
-                }
-                self.queue.push_back((p, p2));
-            }
-        }
     }
 }
 
@@ -621,13 +348,37 @@ mod tests {
     }
 
     #[test]
+    fn the_search_in_cells_finishes_small_plans_and_stops_at_its_budget() {
+        // A dead-end goal corridor: the search in cells makes the greedy search's plan. A goal
+        // room where the first box in must wait off its goal: it finishes, every goal filled
+        // for good.
+        let l = level("#######\n#@$$ ..#\n#######\n");
+        let greedy = ParkingPlan::with_budget(l.board(), PLAN_POSITIONS, PlanOrder::Greedy).unwrap();
+        let cells = ParkingPlan::with_budget(l.board(), PLAN_POSITIONS, PlanOrder::Cells).unwrap();
+        assert!(cells.is_complete());
+        assert_eq!(cells.steps(), greedy.steps());
+        let room =
+            level("######\n#  # #\n#   .#\n# .  #\n### #####\n#      .#\n# $$ $  #\n#@      #\n#########\n");
+        let b = room.board();
+        let cells = ParkingPlan::with_budget(b, PLAN_POSITIONS, PlanOrder::Cells).unwrap();
+        assert!(cells.is_complete());
+        let mut last: Vec<Cell> =
+            cells.steps().iter().filter(|s| s.until().is_none()).map(|s| s.to).collect();
+        last.sort_unstable();
+        assert_eq!(last, b.goals());
+        // With a budget of one position neither search finishes: the plan keeps the boxes.
+        let cut = ParkingPlan::with_budget(b, 1, PlanOrder::Cells).unwrap();
+        assert!(!cut.is_complete());
+    }
+
+    #[test]
     fn the_backward_plan_reads_the_pushes_from_the_start_backwards() {
         // From the start, the plan's search pushes the left box home first (it is nearer
         // the player), then the right one: read backwards, the backward search fills the
         // right box's start square first, and a box there alone packs one step.
         let l = level("########\n#      #\n# $$   #\n#@   ..#\n########\n");
         let b = l.board();
-        let plan = ParkingPlan::backward(b, l.start().player).unwrap();
+        let plan = ParkingPlan::backward(b, l.start().player, true).unwrap();
         assert!(plan.is_complete());
         let cell = |x, y| b.cell(x, y).unwrap();
         let steps: Vec<(From, Cell)> = plan.steps().iter().map(|s| (s.from, s.to)).collect();
@@ -637,7 +388,7 @@ mod tests {
         assert_eq!(plan.unpacked(|c| b.is_start_square(c)), 0);
         // A start with no room to push fails to finish: the boxes stay, as initial steps.
         let stuck = level("#######\n#@$$..#\n#######\n");
-        let plan = ParkingPlan::backward(stuck.board(), stuck.start().player).unwrap();
+        let plan = ParkingPlan::backward(stuck.board(), stuck.start().player, true).unwrap();
         assert!(!plan.is_complete());
         assert!(plan.steps().iter().all(|s| s.from == From::Initial));
     }

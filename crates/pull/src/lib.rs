@@ -100,6 +100,10 @@ pub struct PullConfig {
     /// which, read backwards, orders the start squares and parks boxes where that needs it.
     /// Takes the place of `packing`.
     pub parking_plan: bool,
+    /// With `parking_plan`: when the plan's greedy search does not finish, search again in
+    /// feature cells (as `PushConfig::plan_cells` does for the forward search's plan).
+    /// Default on.
+    pub plan_cells: bool,
 }
 
 impl Default for PullConfig {
@@ -117,6 +121,7 @@ impl Default for PullConfig {
             room_links: false,
             box_moves: false,
             parking_plan: false,
+            plan_cells: true,
         }
     }
 }
@@ -164,10 +169,10 @@ impl<'a> Backward<'a> {
         });
         let packing = (config.features && config.packing).then(|| PackingOrder::new(board, Side::Backward));
         let packing = packing.filter(PackingOrder::has_order);
-        let plan =
-            shared(config.features && config.parking_plan, others.iter().map(|o| o.plan.clone()), || {
-                ParkingPlan::backward(board, start.player)
-            });
+        let same_plan = others.iter().filter(|o| o.config.plan_cells == config.plan_cells);
+        let plan = shared(config.features && config.parking_plan, same_plan.map(|o| o.plan.clone()), || {
+            ParkingPlan::backward(board, start.player, config.plan_cells)
+        });
         let start_freeze = shared(config.start_freeze, others.iter().map(|o| o.start_freeze.clone()), || {
             StartFreeze::new(board, start).filter(|t| !t.is_idle())
         });

@@ -180,6 +180,12 @@ pub struct PushConfig {
     /// 20 s on 2 threads 37 + 38 against 36 + 38 (`benches/results/2026-12-06-parking-plan.txt`);
     /// the default members `bi-fess-planned` and `fwd-fess-planned` read it with the advisors.
     pub parking_plan: bool,
+    /// With `parking_plan`: when the plan's greedy search does not finish, search again in
+    /// feature cells with FESS's advisors (after Festival's packing search), and take that
+    /// plan if it finishes (see [`bisolve_deadlock::parking`]). Default on: at 2M states a
+    /// level on one thread, XSokoban 1-45 and Sasquatch solved 41 + 37 levels against 41 + 35,
+    /// losing none (`benches/results/2026-12-07-plan-cells.txt`).
+    pub plan_cells: bool,
     /// With `parking_plan`: the feature cells also count the boxes out of plan, on squares
     /// from which a box can no longer reach a square of a later step of the plan once its next
     /// steps are done (see [`bisolve_deadlock::parking`]). Default off: with the plan in every
@@ -230,6 +236,7 @@ impl Default for PushConfig {
             box_moves: false,
             explorer: false,
             parking_plan: true,
+            plan_cells: true,
             out_of_plan: false,
             opener: false,
         }

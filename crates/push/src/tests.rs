@@ -37,6 +37,7 @@ fn nothing() -> PushConfig {
         box_moves: false,
         explorer: false,
         parking_plan: false,
+        plan_cells: false,
         out_of_plan: false,
         opener: false,
     }

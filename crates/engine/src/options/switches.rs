@@ -148,6 +148,9 @@ switches! {
         explorer: bool,
         /// Feature cells count the steps of the level's parking plan packed.
         parking_plan: bool,
+        /// The parking plan's second search, in feature cells, when the greedy one does not
+        /// finish.
+        plan_cells: bool,
         /// Feature cells count boxes out of the parking plan.
         out_of_plan: bool,
         /// Children that clear the way to the parking plan's next square are marked for the
@@ -181,5 +184,8 @@ switches! {
         box_moves: bool,
         /// Feature cells count the steps of the backward search's parking plan packed.
         parking_plan: bool,
+        /// The backward parking plan's second search, in feature cells, when the greedy one
+        /// does not finish.
+        plan_cells: bool,
     }
 }
