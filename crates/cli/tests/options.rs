@@ -86,8 +86,23 @@ fn a_file_and_set_run_the_same_search() {
 
 #[test]
 fn the_record_carries_the_options_as_they_ran() {
-    for (threads, mode) in [("1", "off"), ("2", "on")] {
-        let run = bisolve(&["levels/demo.xsb", "--level", "1", "--json", "--stats", "--threads", threads]);
+    // The default runs no restarts; `auto` runs them on 2 threads, and the record says so.
+    for (threads, set, mode) in [
+        ("1", "restarts.mode=auto", "off"),
+        ("2", "restarts.mode=auto", "on"),
+        ("2", "restarts.mode=off", "off"),
+    ] {
+        let run = bisolve(&[
+            "levels/demo.xsb",
+            "--level",
+            "1",
+            "--json",
+            "--stats",
+            "--threads",
+            threads,
+            "--set",
+            set,
+        ]);
         run.expect_code(0);
         let options = &run.records()[0]["options"];
         assert_eq!(options["restarts"]["mode"], mode, "{threads} threads\n{run}");
@@ -120,15 +135,21 @@ fn a_record_is_lean_unless_stats_are_asked_for() {
 
 #[test]
 fn a_thread_count_that_drops_the_restarts_says_so() {
-    // The default members have seven searches: more threads drop the schedule.
-    let run = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "9"]);
+    // The default members have seven searches: with `auto`, more threads drop the schedule.
+    let auto = ["--set", "restarts.mode=auto"];
+    let run = bisolve(&[&["levels/demo.xsb", "--level", "1", "--threads", "9"][..], &auto].concat());
     run.expect_code(0);
     assert!(run.stderr.contains("bisolve: note: no restarts"), "{run}");
-    let quiet = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "9", "--quiet"]);
+    let quiet =
+        bisolve(&[&["levels/demo.xsb", "--level", "1", "--threads", "9", "--quiet"][..], &auto].concat());
     quiet.expect_code(0);
     assert!(quiet.stderr.is_empty(), "{quiet}");
-    let two = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "2"]);
+    let two = bisolve(&[&["levels/demo.xsb", "--level", "1", "--threads", "2"][..], &auto].concat());
     assert!(two.stderr.is_empty(), "{two}");
+    // The default runs no schedule, so it has none to drop.
+    let default = bisolve(&["levels/demo.xsb", "--level", "1", "--threads", "9"]);
+    default.expect_code(0);
+    assert!(!default.stderr.contains("note: no restarts"), "{default}");
 }
 
 #[test]

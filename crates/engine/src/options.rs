@@ -75,10 +75,9 @@ pub struct SolverOptions {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RestartOptions {
-    /// `auto`: the schedule runs with 2 threads up to one per search (the case it was
-    /// measured in; one thread stays deterministic, and more threads already run several
-    /// workers per search), and a run on more threads says it dropped it; `on`: always;
-    /// `off`: never.
+    /// `off` (the default): never; `auto`: the schedule runs with 2 threads up to one per
+    /// search (one thread stays deterministic, and more threads already run several workers
+    /// per search), and a run on more threads says it dropped it; `on`: always.
     pub mode: RestartMode,
     /// The runs after the first, as `SECS:DIVES[:box|single][:fessK][:packing|unpacked][:pull-BOUND]`
     /// items, comma-separated: how long the run before each goes, the backward dives of the
@@ -122,18 +121,18 @@ impl OptimalMode {
 #[serde(rename_all = "lowercase")]
 pub enum RestartMode {
     /// With 2 threads up to one per search.
-    #[default]
     Auto,
     /// Always.
     On,
-    /// Never.
+    /// Never: one run from start to end.
+    #[default]
     Off,
 }
 
 impl Default for RestartOptions {
     fn default() -> RestartOptions {
         RestartOptions {
-            mode: RestartMode::Auto,
+            mode: RestartMode::Off,
             schedule: DEFAULT_SCHEDULE.to_string(),
             keep_table: true,
             early_perimeter: false,
@@ -174,7 +173,7 @@ pub struct Preset {
 /// Every preset.
 pub const PRESETS: &[Preset] = &[Preset {
     name: "default",
-    about: "the four-member portfolio (bi-fess, bi-fess-box, bi-fess-planned, fwd-fess-planned), restarting on 2 to 7 threads",
+    about: "the four-member portfolio (bi-fess, bi-fess-box, bi-fess-planned, fwd-fess-planned), without restarts",
     options: SolverOptions::default,
 }];
 

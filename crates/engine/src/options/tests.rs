@@ -121,10 +121,16 @@ fn the_default_plan_is_the_default_portfolio() {
     let p = portfolio(&two);
     assert_eq!(p.members, default_members());
     assert_eq!((p.threads, p.tables, p.forward_weight), (2, TableMode::Shared, FORWARD_WEIGHT));
-    assert_eq!(p.restarts, luby_restarts());
+    assert!(p.restarts.is_empty(), "the default runs once, from start to end");
     assert!(p.keep_table && !p.early_perimeter);
     assert!(two.notes.is_empty() && two.threads_note.is_none(), "{:?}", two.notes);
-    assert_eq!(two.options.restarts.mode, RestartMode::On);
+    assert_eq!(two.options.restarts.mode, RestartMode::Off);
+    // `auto` runs the Luby schedule on 2 threads.
+    let mut auto = SolverOptions::default();
+    auto.set("restarts.mode=auto").expect("set");
+    let planned = auto.plan(2).expect("plans");
+    assert_eq!(portfolio(&planned).restarts, luby_restarts());
+    assert_eq!(planned.options.restarts.mode, RestartMode::On);
     assert_eq!(two.options.push.freeze, Some(true), "switches the members agree on are shown");
     assert_eq!(two.options.push.box_moves, None, "the members' moves differ");
     assert_eq!(two.options.search.advisors, None, "so do their orderings");
@@ -133,8 +139,10 @@ fn the_default_plan_is_the_default_portfolio() {
 #[test]
 fn the_thread_count_that_turns_restarts_off_says_so() {
     // The default members have seven searches: nine threads are more.
+    let mut auto = SolverOptions::default();
+    auto.set("restarts.mode=auto").expect("set");
     for threads in [1, 9] {
-        let planned = SolverOptions::default().plan(threads).expect("plans");
+        let planned = auto.plan(threads).expect("plans");
         assert!(portfolio(&planned).restarts.is_empty(), "{threads} threads");
         assert_eq!(planned.options.restarts.mode, RestartMode::Off, "the options say so");
         assert!(planned.notes.is_empty(), "{:?}", planned.notes);
