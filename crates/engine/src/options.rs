@@ -15,6 +15,7 @@
 //! - `members`: the portfolio's members (see `bisolve strategies`);
 //! - `tables`: `shared` or `separate` visited tables for the members;
 //! - `forward_weight`: a thread holding both directions counts forward states this many times;
+//! - `deal`: `members` or `searches`, how the searches are dealt over the threads;
 //! - `dives.forward`, `dives.backward`: workers per search;
 //! - `restarts.mode` (`auto`, `on`, `off`), `restarts.schedule`, `restarts.keep_table`,
 //!   `restarts.early_perimeter`;
@@ -29,7 +30,7 @@ use serde::{Deserialize, Serialize};
 pub use plan::{Plan, Planned};
 pub use switches::{PullSwitches, PushSwitches, SearchSwitches};
 
-use crate::portfolio::{Dives, TableMode, DIVES};
+use crate::portfolio::{Deal, Dives, TableMode, DIVES};
 use crate::strategy::FORWARD_WEIGHT;
 
 /// The restart schedule of the `default` preset, in the grammar of
@@ -59,6 +60,8 @@ pub struct SolverOptions {
     /// A thread that holds a forward and a backward search steps the one that has generated
     /// least, counting the forward search's states this many times (1: equal turns).
     pub forward_weight: u64,
+    /// How the searches are dealt over the threads (by member, or by search).
+    pub deal: Deal,
     /// Workers per search in the first run (the restarts set the backward ones of theirs).
     pub dives: Dives,
     /// Restarting the portfolio from scratch with other settings.
@@ -150,6 +153,7 @@ impl Default for SolverOptions {
             members: crate::portfolio::DEFAULT_MEMBERS.iter().map(|m| m.to_string()).collect(),
             tables: TableMode::Shared,
             forward_weight: FORWARD_WEIGHT,
+            deal: Deal::Members,
             dives: DIVES,
             restarts: RestartOptions::default(),
             search: SearchSwitches::default(),

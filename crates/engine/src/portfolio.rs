@@ -55,6 +55,22 @@ pub enum TableMode {
     Shared,
 }
 
+/// How the searches are dealt over the threads while there are no more threads than searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Deal {
+    /// While there are no more threads than members, member `m`'s searches share thread
+    /// `m % threads` (default): a thread takes turns among whole members, so each member gets
+    /// the share it gets on one thread wherever the threads divide the members evenly. With
+    /// more threads, as [`Deal::Searches`].
+    #[default]
+    Members,
+    /// Search `s` (the members' searches in order, forward before backward) runs on thread
+    /// `s % threads`: with the default members on 2 threads, the four forward searches share
+    /// one thread and the three backward ones the other.
+    Searches,
+}
+
 /// A portfolio to run: its members, threads and table mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Portfolio {
@@ -69,6 +85,8 @@ pub struct Portfolio {
     /// [`FORWARD_WEIGHT`](crate::strategy::FORWARD_WEIGHT) by default; 1 gives equal turns (`--set
     /// forward_weight=1`).
     pub forward_weight: u64,
+    /// How the searches are dealt over the threads (see [`Deal`]).
+    pub deal: Deal,
     /// Workers per search where the threads do not give each search several (see [`Dives`];
     /// [`DIVES`] by default).
     pub dives: Dives,

@@ -63,6 +63,7 @@ pub fn solve(
         threads: config.threads.max(1),
         tables: TableMode::Shared,
         forward_weight: config.forward_weight.max(1),
+        deal: crate::Deal::Members,
         dives: DIVES,
         restarts: Vec::new(),
         keep_table: true,

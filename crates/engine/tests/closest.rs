@@ -166,6 +166,7 @@ fn bidirectional_and_portfolio_searches_cut_off_give_a_legal_closest_path() {
             threads,
             tables: TableMode::Shared,
             forward_weight: FORWARD_WEIGHT,
+            deal: bisolve_engine::Deal::Members,
             dives: DIVES,
             restarts: Vec::new(),
             keep_table: true,

@@ -10,7 +10,7 @@ use bisolve_deadlock::bound::BoundKind;
 use bisolve_engine::portfolio::{catalogue, default_members, members, DEFAULT_MEMBERS, DIVES};
 use bisolve_engine::strategy::FORWARD_WEIGHT;
 use bisolve_engine::{
-    solve_portfolio, Cutoff, Dives, Limits, Member, Outcome, Portfolio, Report, Restart, TableMode,
+    solve_portfolio, Cutoff, Deal, Dives, Limits, Member, Outcome, Portfolio, Report, Restart, TableMode,
 };
 use common::{engine_level_path, expect_solved, repo_levels, shared_collection, valid_levels};
 
@@ -70,6 +70,7 @@ fn shared(members: Vec<Member>, threads: usize) -> Portfolio {
         threads,
         tables: TableMode::Shared,
         forward_weight: FORWARD_WEIGHT,
+        deal: Deal::Members,
         dives: DIVES,
         restarts: Vec::new(),
         keep_table: true,

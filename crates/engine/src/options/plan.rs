@@ -208,6 +208,7 @@ impl SolverOptions {
             threads,
             tables: self.tables,
             forward_weight: self.forward_weight,
+            deal: self.deal,
             dives: self.dives,
             restarts,
             keep_table: self.restarts.keep_table,

@@ -415,6 +415,23 @@ fn shared_macro_config(members: &[Member], tables: TableMode) -> Option<PushConf
     })
 }
 
+/// The thread of search `search` of member `member` while there are no more `threads` than
+/// searches: by member while there are no more threads than `members` and the deal is
+/// [`Deal::Members`](crate::Deal::Members), else by search.
+pub(super) fn thread_of(
+    deal: crate::Deal,
+    threads: usize,
+    members: usize,
+    search: usize,
+    member: usize,
+) -> usize {
+    if deal == crate::Deal::Members && threads <= members {
+        member % threads
+    } else {
+        search % threads
+    }
+}
+
 /// The kinds of macro move a forward configuration makes: goal macros, packing macros, and
 /// whether rooms with several entrances are among the rooms (they take goals from packing
 /// macros too).
@@ -423,8 +440,9 @@ fn macro_kinds(config: PushConfig) -> (bool, bool, bool) {
     (config.goal_macros, config.packing_macros, rooms && config.room_entrances)
 }
 
-/// Runs the workers on the threads: while there are no more threads than searches, search `s`
-/// runs on thread `s % threads` (its workers taking turns there); beyond that, each search has
+/// Runs the workers on the threads: while there are no more threads than searches, as the
+/// portfolio's [`Deal`](crate::Deal) says ([`thread_of`]; a search's workers take turns on its
+/// thread); beyond that, each search has
 /// `allotted[s]` threads of its own and its workers are dealt out over them. Each thread takes
 /// turns among the workers it holds ([`take_turns`]), on this thread if there is one, else in a
 /// rayon pool.
@@ -439,6 +457,7 @@ fn run(
 ) -> Result<End, SolveError> {
     let threads = portfolio.threads.clamp(1, slots.len().max(1));
     let wide = threads > sizes.len();
+    let members = slots.iter().map(|s| s.member + 1).max().unwrap_or(0);
     let first_thread: Vec<usize> = allotted
         .iter()
         .scan(0, |next, &a| {
@@ -454,7 +473,11 @@ fn run(
     let inboxes = inboxes.into_iter().flat_map(|inbox| inbox.into_iter().enumerate());
     for (slot, (id, inbox)) in slots.iter_mut().zip(inboxes) {
         let g = slot.group;
-        let thread = if wide { first_thread[g] + id % allotted[g] } else { g % threads };
+        let thread = if wide {
+            first_thread[g] + id % allotted[g]
+        } else {
+            thread_of(portfolio.deal, threads, members, g, slot.member)
+        };
         let mailbox = Mailbox::new(id, &groups[g], inbox);
         shares[thread].push(Turn { slot, mailbox, steps: 0, lag: 0, waiting: false });
     }

@@ -1,6 +1,6 @@
 //! Unit tests of the portfolio: restart lists, thread deals, kept tables.
 
-use super::schedule::group_sizes;
+use super::schedule::{group_sizes, thread_of};
 use super::*;
 use crate::stats::Stats;
 use bisolve_board::search::Side;
@@ -127,6 +127,25 @@ fn threads_up_to_the_search_count_give_one_worker_each() {
 }
 
 #[test]
+fn members_keep_their_one_thread_shares_where_the_threads_divide_them() {
+    // The default's seven searches: three members of both directions, then a forward one.
+    let searches = [(0, F), (0, B), (1, F), (1, B), (2, F), (2, B), (3, F)];
+    let deal = |deal: Deal, threads: usize| -> Vec<usize> {
+        searches.iter().enumerate().map(|(s, &(m, _))| thread_of(deal, threads, 4, s, m)).collect()
+    };
+    // By member, each thread holds two whole members on 2 threads, one on 4.
+    assert_eq!(deal(Deal::Members, 2), [0, 0, 1, 1, 0, 0, 1]);
+    assert_eq!(deal(Deal::Members, 4), [0, 0, 1, 1, 2, 2, 3]);
+    // By search, the forward searches share one thread of two and the backward ones the other.
+    let two = deal(Deal::Searches, 2);
+    assert!(searches.iter().zip(&two).all(|(&(_, side), &t)| t == usize::from(side == B)), "{two:?}");
+    // More threads than members: by search, whatever the deal.
+    assert_eq!(deal(Deal::Members, 5), deal(Deal::Searches, 5));
+    assert_eq!(deal(Deal::Members, 5), [0, 1, 2, 3, 4, 0, 1]);
+    assert!((1..=7).all(|t| deal(Deal::Members, t).iter().all(|&x| x < t)));
+}
+
+#[test]
 fn extra_threads_are_dealt_evenly_backward_first() {
     assert_eq!(group_sizes(&[F, B], 3), [1, 2]);
     assert_eq!(group_sizes(&[F, B], 16), [8, 8]);
@@ -200,6 +219,7 @@ fn a_kept_table_searches_afresh_and_meets_earlier_runs() {
         threads: 1,
         tables: TableMode::Shared,
         forward_weight: crate::strategy::FORWARD_WEIGHT,
+        deal: Deal::Members,
         dives: DIVES,
         restarts: Vec::new(),
         keep_table: true,
