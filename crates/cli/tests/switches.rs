@@ -26,7 +26,9 @@ fn switches() -> Vec<String> {
         }
     }
     assert!(flips.len() > 30, "the switches of `bisolve options`: {flips:?}");
-    flips.extend(["--set=restarts.mode=auto", "--set=forward_weight=1"].map(String::from));
+    flips.extend(
+        ["--set=restarts.mode=auto", "--set=forward_weight=1", "--set=deal=searches"].map(String::from),
+    );
     flips
 }
 
