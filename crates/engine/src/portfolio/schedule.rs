@@ -457,7 +457,6 @@ fn run(
 ) -> Result<End, SolveError> {
     let threads = portfolio.threads.clamp(1, slots.len().max(1));
     let wide = threads > sizes.len();
-    let members = slots.iter().map(|s| s.member + 1).max().unwrap_or(0);
     let first_thread: Vec<usize> = allotted
         .iter()
         .scan(0, |next, &a| {
@@ -476,7 +475,7 @@ fn run(
         let thread = if wide {
             first_thread[g] + id % allotted[g]
         } else {
-            thread_of(portfolio.deal, threads, members, g, slot.member)
+            thread_of(portfolio.deal, threads, portfolio.members.len(), g, slot.member)
         };
         let mailbox = Mailbox::new(id, &groups[g], inbox);
         shares[thread].push(Turn { slot, mailbox, steps: 0, lag: 0, waiting: false });
