@@ -112,7 +112,9 @@ pub struct SearchArgs {
     #[arg(long, short = 's')]
     pub strategy: Option<String>,
     /// Prove the solution optimal: `pushes` (the fewest pushes, then moves) or `moves` (the
-    /// fewest moves, then pushes), on all the threads. Short for `--set optimal=WHAT`.
+    /// fewest moves, then pushes), on all the threads. The strategy's solution comes first; a
+    /// limit that stops the proof prints the shortest found and the lower bound reached. Short
+    /// for `--set optimal=WHAT`.
     #[arg(long, value_name = "pushes|moves", value_parser = ["pushes", "moves"])]
     pub optimal: Option<String>,
     /// Start from these named options (`bisolve options` lists the presets). Default: default.

@@ -1,5 +1,6 @@
 //! `--optimal pushes|moves`: proven-optimal solutions in text and JSON, a lower bound when a
-//! limit stops the search, and bad values refused.
+//! limit stops the search (with the strategy's solution found first, when there is one), and
+//! bad values refused.
 
 mod harness;
 
@@ -42,6 +43,28 @@ fn a_stopped_search_reports_its_lower_bound() {
     let run = bisolve(&args);
     run.expect_code(1);
     assert!(run.stdout.contains("timeout, at least "), "{run}");
+}
+
+/// The strategy solves the open room at once, and the optimal search cannot prove it in
+/// 100,000 states: the run reports that solution, unproven, with the bound reached; without
+/// the solution in hand it reports the cut-off alone.
+#[test]
+fn a_stopped_search_reports_the_solution_found_first() {
+    let args = ["levels/engine/open-room.xsb", "--optimal", "pushes", "--threads", "1", "--states", "100000"];
+    let args = [&args[..], &["--optimize", "0", "--json"]].concat();
+    let run = bisolve(&args);
+    run.expect_code(0);
+    let records = run.records();
+    let r = &records[0];
+    assert_eq!(r["status"], "solved", "{run}");
+    assert!(r.get("optimal").is_none(), "{run}");
+    let (pushes, bound) = (r["pushes"].as_u64().unwrap_or(0), r["lower_bound"].as_u64().unwrap_or(0));
+    assert!(0 < bound && bound <= pushes, "{run}");
+    assert!(r["note"].as_str().is_some_and(|n| n.contains("first solution")), "{run}");
+    let run = bisolve(&[&args[..], &["--set", "optimal_incumbent=false"]].concat());
+    run.expect_code(1);
+    let records = run.records();
+    assert_eq!(records[0]["status"], "states", "{run}");
 }
 
 #[test]

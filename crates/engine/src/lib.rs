@@ -25,8 +25,10 @@ pub mod table;
 pub mod worker;
 
 pub use crate::limits::{default_memory, Cutoff, Limits, Progress, ProgressSink, ProgressSnapshot};
-pub use crate::optimal::{solve_optimal, OptimalConfig};
-pub use crate::options::{preset, OptimalMode, OptionsError, Plan, Planned, SolverOptions, PRESETS};
+pub use crate::optimal::{solve_optimal, solve_optimal_from, OptimalConfig};
+pub use crate::options::{
+    preset, OptimalMode, OptimalPlan, OptionsError, Plan, Planned, SolverOptions, PRESETS,
+};
 pub use crate::portfolio::{solve_portfolio, Deal, Dives, Member, Portfolio, Restart, TableMode};
 pub use crate::report::{FoundBy, Optimality, Outcome, Report, Solution, SolveError};
 pub use crate::solve::{solve, Config};

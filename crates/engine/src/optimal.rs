@@ -123,6 +123,31 @@ struct Search<'a, 'l> {
     threads: usize,
     pool: Option<ThreadPool>,
     stop: Stop<'a>,
+    /// The key of a solution in hand (its lengths by the objective), when one was given: see
+    /// [`Above`].
+    upper: Option<(u32, u32)>,
+}
+
+/// Which children a solution in hand of key `upper` keeps out of the table.
+#[derive(Clone, Copy)]
+struct Above {
+    upper: (u32, u32),
+    /// Over the player's regions, only those whose first length plus bound exceeds the
+    /// solution's (the paths of exactly as many pushes must all be found); over exact
+    /// positions, every one whose key plus bound reaches the solution's key (no solution
+    /// through it is shorter).
+    regions: bool,
+}
+
+impl Above {
+    #[inline]
+    fn cuts(self, key: (u32, u32)) -> bool {
+        if self.regions {
+            key.0 > self.upper.0
+        } else {
+            key >= self.upper
+        }
+    }
 }
 
 /// How a run ended: its table, and what it counted.
@@ -159,6 +184,23 @@ pub fn solve_optimal(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Report, SolveError> {
+    solve_optimal_from(level, config, None, limits, cancel)
+}
+
+/// [`solve_optimal`] with a solution in hand (`incumbent`, replayed on `level`, as another
+/// search found it). The search keeps out of its table every position whose key plus bound
+/// shows that no solution through it is shorter by the objective (over the player's regions,
+/// in the first phase of the fewest pushes: longer, so that every path of as many pushes is
+/// still found), so it stores fewer positions. It then proves the incumbent optimal
+/// when it runs out of positions without a goal, and a limit that stops it reports the
+/// shorter of the incumbent and what it found, with the lower bound it reached.
+pub fn solve_optimal_from(
+    level: &Level,
+    config: &OptimalConfig,
+    incumbent: Option<&Solution>,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Report, SolveError> {
     let started = Instant::now();
     let (board, start) = (level.board(), level.start());
     let objective = config.objective;
@@ -176,7 +218,8 @@ pub fn solve_optimal(
         None
     };
     let stop = Stop::new(*limits, cancel, 1);
-    let search = Search { fwd: &fwd, board, objective, start, threads, pool, stop };
+    let upper = incumbent.map(|s| objective.key(s.moves as u32, s.pushes as u32));
+    let search = Search { fwd: &fwd, board, objective, start, threads, pool, stop, upper };
     let mut parts: Vec<Part<_>> = (0..threads)
         .map(|_| Part {
             scratch: fwd.new_scratch(),
@@ -187,6 +230,7 @@ pub fn solve_optimal(
             cells: Vec::new(),
             known: 0,
             outside: 0,
+            above: 0,
         })
         .collect();
     let roots = fwd.roots(&mut parts[0].scratch);
@@ -210,6 +254,8 @@ pub fn solve_optimal(
             _ => concluded = Some(conclude(level, &ran.table, objective, search.stop.cutoff(), false)?),
         }
     }
+    // Whether the exact search ran: only its running dry proves a solution in hand optimal.
+    let exact = concluded.is_none();
     let (outcome, optimality) = match concluded {
         Some(concluded) => concluded,
         None => {
@@ -228,13 +274,20 @@ pub fn solve_optimal(
             match (ran.table.best(), fallback) {
                 // Cut off before the exact search reached a goal: the first phase's solution has
                 // the fewest pushes, but its moves are not proven the fewest.
-                (None, Some((solution, pushes))) => (
+                (None, Some((solution, pushes))) if upper.is_none() || search.stop.cutoff().is_some() => (
                     Outcome::Solved(solution),
                     Some(Optimality { objective, proven: false, lower_bound: pushes }),
                 ),
                 _ => conclude(level, &ran.table, objective, search.stop.cutoff(), true)?,
             }
         }
+    };
+    let (outcome, optimality) = match incumbent {
+        Some(held) => {
+            let proves = exact && search.stop.cutoff().is_none();
+            with_incumbent(held, objective, (outcome, optimality), proves)
+        }
+        None => (outcome, optimality),
     };
     let mut report = Report {
         outcome,
@@ -274,6 +327,40 @@ fn conclude(
         }
         (None, None) => (Outcome::Unsolvable, None),
     })
+}
+
+/// What the search concluded (`concluded`), read with the solution in hand `held`, whose key
+/// the search kept its positions under; `dry_proves`: the exact search ran and no limit
+/// stopped it.
+///
+/// - Proven: the search's solution is at most as long as `held` (it only keeps shorter ones).
+/// - The exact search ran dry with no goal and no limit: no solution is shorter than `held`,
+///   which is then proven optimal.
+/// - Stopped by a limit: the shorter of `held` and the search's solution, unproven, with the
+///   lower bound reached.
+fn with_incumbent(
+    held: &Solution,
+    objective: Objective,
+    concluded: (Outcome, Option<Optimality>),
+    dry_proves: bool,
+) -> (Outcome, Option<Optimality>) {
+    let key = |s: &Solution| objective.key(s.moves as u32, s.pushes as u32);
+    let first = key(held).0;
+    match concluded {
+        (Outcome::Solved(s), Some(o)) if o.proven || key(&s) <= key(held) => (Outcome::Solved(s), Some(o)),
+        (Outcome::Solved(_), Some(o)) => {
+            (Outcome::Solved(held.clone()), Some(Optimality { lower_bound: o.lower_bound.min(first), ..o }))
+        }
+        (Outcome::Cutoff(_), o) => {
+            let lower_bound = o.map_or(0, |o| o.lower_bound.min(first));
+            (Outcome::Solved(held.clone()), Some(Optimality { objective, proven: false, lower_bound }))
+        }
+        // Ran dry below the solution in hand: nothing shorter exists.
+        _ => {
+            let lower_bound = if dry_proves { first } else { 0 };
+            (Outcome::Solved(held.clone()), Some(Optimality { objective, proven: dry_proves, lower_bound }))
+        }
+    }
 }
 
 impl Search<'_, '_> {
@@ -373,8 +460,10 @@ impl Search<'_, '_> {
                 part.nodes.extend(picked.iter().skip(k * share).take(share));
             }
             let view = &table;
-            let expand =
-                |part: &mut Part<PushScratch>| expand_part(self.fwd, board, view, objective, phase, part);
+            let above = self.upper.map(|upper| Above { upper, regions: layer });
+            let expand = |part: &mut Part<PushScratch>| {
+                expand_part(self.fwd, board, view, (objective, above), phase, part)
+            };
             match &self.pool {
                 Some(pool) => pool.install(|| parts.par_iter_mut().for_each(expand)),
                 None => parts.iter_mut().for_each(expand),
@@ -405,6 +494,7 @@ impl Search<'_, '_> {
         for part in parts {
             let mut counts = self.fwd.prune_counts(&part.scratch);
             counts.push(("off the paths of the fewest pushes", part.outside));
+            counts.push(("no shorter than the solution in hand", part.above));
             stats.add(&SideStats { pruned: counts, ..SideStats::default() });
         }
         let (table_bytes, peak_open_bytes) = totals.bytes;
@@ -430,7 +520,7 @@ fn expand_part(
     fwd: &Forward<'_>,
     board: &Board,
     table: &Table,
-    objective: Objective,
+    (objective, above): (Objective, Option<Above>),
     phase: Phase<'_>,
     part: &mut Part<PushScratch>,
 ) {
@@ -474,6 +564,10 @@ fn expand_part(
                     (fp, meta.moves + walk + 1, from)
                 }
             };
+            if above.is_some_and(|a| a.cuts(key_of(objective, pushes, moves, child.h))) {
+                part.above += 1;
+                continue;
+            }
             // Known at least as cheaply before this batch: dropped here, on this thread, so
             // the merge sees only what may be new.
             if let Some(old) = table.known(fp) {

@@ -9,8 +9,10 @@
 //! thread count changed. Nothing else rewrites a member's configuration.
 //!
 //! Keys (see `docs/options.md` for each one's meaning and default):
-//! - `optimal`: `off`, `pushes` or `moves` (a proven-optimal search instead of the strategy);
+//! - `optimal`: `off`, `pushes` or `moves` (a proven-optimal search, after the strategy's
+//!   first solution);
 //! - `optimal_phases`: the fewest pushes over the players' regions first, with `optimal = "pushes"`;
+//! - `optimal_incumbent`: with `optimal`, the strategy's solution first, as a bound and a fallback;
 //! - `strategy`: `portfolio`, or one strategy of [`crate::STRATEGIES`];
 //! - `members`: the portfolio's members (see `bisolve strategies`);
 //! - `tables`: `shared` or `separate` visited tables for the members;
@@ -27,7 +29,7 @@ mod switches;
 
 use serde::{Deserialize, Serialize};
 
-pub use plan::{Plan, Planned};
+pub use plan::{OptimalPlan, Plan, Planned, INCUMBENT_SHARE, INCUMBENT_STATES};
 pub use switches::{PullSwitches, PushSwitches, SearchSwitches};
 
 use crate::portfolio::{Deal, Dives, TableMode, DIVES};
@@ -42,15 +44,21 @@ pub const DEFAULT_SCHEDULE: &str = "10:2:box,10:4,20:8:box,10:8,10:8:box,20:8,40
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SolverOptions {
-    /// `off`, or a proven-optimal search ([`crate::optimal`]) in place of the strategy:
-    /// `pushes` (the fewest pushes, then the fewest moves) or `moves` (the fewest moves, then
-    /// the fewest pushes).
+    /// `off`, or a proven-optimal search ([`crate::optimal`]), after the strategy's first
+    /// solution (`optimal_incumbent`): `pushes` (the fewest pushes, then the fewest moves) or
+    /// `moves` (the fewest moves, then the fewest pushes).
     pub optimal: OptimalMode,
     /// With `optimal = "pushes"`: find the fewest pushes over the player's regions first, then
     /// search exact positions only along the paths of that many pushes
     /// ([`OptimalConfig::phases`](crate::OptimalConfig::phases)); false runs the exact search
     /// alone.
     pub optimal_phases: bool,
+    /// With `optimal`: first run the strategy (the portfolio by default) on a tenth of the
+    /// limits, for a solution in hand. The optimal search then keeps no position that cannot
+    /// lead to a shorter one, proves that solution optimal when nothing shorter exists, and
+    /// reports it (unproven, with the lower bound reached) when a limit stops the proof
+    /// ([`crate::optimal::solve_optimal_from`]).
+    pub optimal_incumbent: bool,
     /// `portfolio` (the members race), or the name of one strategy.
     pub strategy: String,
     /// The portfolio's members, by name (with `strategy = "portfolio"`).
@@ -149,6 +157,7 @@ impl Default for SolverOptions {
         SolverOptions {
             optimal: OptimalMode::Off,
             optimal_phases: true,
+            optimal_incumbent: true,
             strategy: "portfolio".to_string(),
             members: crate::portfolio::DEFAULT_MEMBERS.iter().map(|m| m.to_string()).collect(),
             tables: TableMode::Shared,

@@ -1,7 +1,9 @@
 //! The optimal modes must be optimal: their lengths equal those of a plain Dijkstra search over
 //! exact positions written here (no bound, no pruning), for both objectives, on one thread and
 //! two, and for the fewest pushes with and without the first phase over the player's regions;
-//! a search stopped early reports a lower bound no larger than the optimum.
+//! a search stopped early reports a lower bound no larger than the optimum. With a solution in
+//! hand (the default strategy's, or the optimum itself) the answer is the same and proven, and
+//! a search stopped early keeps the shorter of the two.
 
 mod common;
 
@@ -10,7 +12,10 @@ use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 
 use bisolve_board::{Cell, Level, Objective, NO_CELL};
-use bisolve_engine::{solve_optimal, Cutoff, Limits, OptimalConfig, Outcome, PushConfig, Report};
+use bisolve_engine::{
+    solve, solve_optimal, solve_optimal_from, Config, Cutoff, Limits, OptimalConfig, Outcome, PushConfig,
+    Report, Solution,
+};
 use common::check_solution;
 
 /// The most positions the Dijkstra search may settle before a level is too big for it.
@@ -90,9 +95,31 @@ fn optimal_with(
     phases: bool,
     limits: &Limits,
 ) -> Report {
+    optimal_from(level, objective, (threads, phases), None, limits)
+}
+
+/// [`optimal_with`] with a solution in hand.
+fn optimal_from(
+    level: &Level,
+    objective: Objective,
+    (threads, phases): (usize, bool),
+    held: Option<&Solution>,
+    limits: &Limits,
+) -> Report {
     let mut config = OptimalConfig::new(objective, threads, PushConfig::default());
     config.phases = phases;
-    solve_optimal(level, &config, limits, &AtomicBool::new(false)).expect("no engine error")
+    let cancel = AtomicBool::new(false);
+    let report = match held {
+        Some(held) => solve_optimal_from(level, &config, Some(held), limits, &cancel),
+        None => solve_optimal(level, &config, limits, &cancel),
+    };
+    report.expect("no engine error")
+}
+
+/// The default search's solution of a level, as the solution in hand.
+fn satisficing(level: &Level) -> Option<Solution> {
+    let report = solve(level, &Config::default(), &Limits::default(), &AtomicBool::new(false)).ok()?;
+    check_solution(level, &report).cloned()
 }
 
 /// Checks both objectives on one thread and two against Dijkstra; false past its cap.
@@ -105,28 +132,36 @@ fn assert_optimal(level: &Level) -> bool {
         let runs = [(1, true), (2, true), (1, false), (2, false)];
         // The first phase is for the fewest pushes only: the moves objective ignores it.
         let runs = if objective == Objective::Pushes { &runs[..] } else { &runs[..2] };
-        for &(threads, phases) in runs {
-            let report = optimal_with(level, objective, threads, phases, &Limits::default());
+        // Without a solution in hand; with the default search's; with an optimal one, which
+        // only running dry below it proves.
+        let found = optimal_with(level, objective, 1, true, &Limits::default());
+        let helds = [None, satisficing(level), check_solution(level, &found).cloned()];
+        for (&(threads, phases), held) in runs.iter().flat_map(|r| helds.iter().map(move |h| (r, h))) {
+            let report = optimal_from(level, objective, (threads, phases), held.as_ref(), &Limits::default());
+            let held = held.as_ref().map(|h| (h.moves, h.pushes));
             match truth {
                 None => {
                     assert_eq!(
                         report.outcome,
                         Outcome::Unsolvable,
-                        "{name}: {objective}, {threads} threads, {phases}"
+                        "{name}: {objective}, {threads} threads, {phases}, {held:?}"
                     )
                 }
                 Some((moves, pushes)) => {
                     let solution = check_solution(level, &report).unwrap_or_else(|| {
-                        panic!("{name}: {objective}, {threads} threads, {phases}: {:?}", report.outcome)
+                        panic!(
+                            "{name}: {objective}, {threads} threads, {phases}, {held:?}: {:?}",
+                            report.outcome
+                        )
                     });
                     assert_eq!(
                         (solution.moves, solution.pushes),
                         (moves, pushes),
-                        "{name}: {objective}, {threads} threads, {phases}: {}",
+                        "{name}: {objective}, {threads} threads, {phases}, {held:?}: {}",
                         solution.lurd
                     );
                     let proof = report.optimality.expect("an optimal search reports its optimality");
-                    assert!(proof.proven, "{name}: {objective}, {threads} threads: not proven");
+                    assert!(proof.proven, "{name}: {objective}, {threads} threads, {held:?}: not proven");
                     assert_eq!(proof.objective, objective);
                     let first = if objective == Objective::Pushes { pushes } else { moves };
                     assert_eq!(proof.lower_bound as usize, first, "{name}");
@@ -227,6 +262,42 @@ fn a_cut_off_search_reports_a_lower_bound_below_the_optimum() {
     }
     assert!(checked >= 4, "only {checked} demo runs were cut off");
     assert!(with_solution >= 1, "no cut-off run had found a solution yet");
+}
+
+/// Stopped early with a solution in hand, a search reports a solution: the one in hand or a
+/// shorter one it found, valid, no shorter than the optimum, and a lower bound no larger than
+/// the optimum.
+#[test]
+fn a_cut_off_search_keeps_the_shorter_of_its_own_and_the_solution_in_hand() {
+    let levels = common::valid_levels(&common::repo_levels().join("demo.xsb"));
+    let mut checked = 0;
+    for level in levels.iter().filter(|l| l.board().n_boxes() >= 3) {
+        let Some(held) = satisficing(level) else { continue };
+        for objective in [Objective::Pushes, Objective::Moves] {
+            let full = optimal(level, objective, 1, &Limits::default());
+            let Some(best) = check_solution(level, &full) else { continue };
+            let key = |s: &Solution| objective.key(s.moves as u32, s.pushes as u32);
+            for (threads, states) in [(1, 20), (2, 200), (2, 2_000)] {
+                let limits = Limits { states: Some(states), ..Limits::default() };
+                let cut = optimal_from(level, objective, (threads, true), Some(&held), &limits);
+                let name = format!("{}, {objective}, {threads} threads, {states} states", level.name());
+                let proof = cut.optimality.expect("an optimal search reports its optimality");
+                let found =
+                    check_solution(level, &cut).unwrap_or_else(|| panic!("{name}: {:?}", cut.outcome));
+                assert!(key(found) <= key(&held), "{name}: longer than the solution in hand");
+                assert!(key(found) >= key(best), "{name}: shorter than the optimum");
+                assert!(
+                    proof.lower_bound <= key(best).0,
+                    "{name}: bound {} over the optimum",
+                    proof.lower_bound
+                );
+                if !proof.proven {
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 4, "only {checked} demo runs were cut off");
 }
 
 #[test]

@@ -59,6 +59,8 @@ pub(super) struct Part<S> {
     pub(super) known: u64,
     /// Children left out because no path of the fewest pushes goes through them.
     pub(super) outside: u64,
+    /// Children left out because no solution through them is shorter than the one in hand.
+    pub(super) above: u64,
 }
 
 /// One shard of the table: the positions whose fingerprints pick it, with their cells (player

@@ -1,6 +1,7 @@
 //! From options to what runs: one strategy, or a portfolio with its restarts.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use bisolve_board::Level;
 use bisolve_pull::PullConfig;
@@ -8,9 +9,9 @@ use bisolve_push::PushConfig;
 
 use super::{OptionsError, RestartMode, SolverOptions};
 use crate::limits::Limits;
-use crate::optimal::{solve_optimal, OptimalConfig};
+use crate::optimal::{solve_optimal, solve_optimal_from, OptimalConfig};
 use crate::portfolio::{members, search_count, solve_portfolio, Portfolio, Restart};
-use crate::report::{Report, SolveError};
+use crate::report::{Outcome, Report, SolveError};
 use crate::solve::{solve, Config};
 use crate::strategy::Strategy;
 
@@ -22,7 +23,77 @@ pub enum Plan {
     /// Several configurations racing.
     Portfolio(Portfolio),
     /// A proven-optimal search.
-    Optimal(OptimalConfig),
+    Optimal(OptimalPlan),
+}
+
+/// A proven-optimal search, and the plan that finds it a solution in hand first.
+#[derive(Debug, Clone)]
+pub struct OptimalPlan {
+    /// The optimal search.
+    pub config: OptimalConfig,
+    /// The strategy run first on a tenth of the limits ([`INCUMBENT_SHARE`]), for a solution
+    /// in hand (`optimal_incumbent`); `None` runs the optimal search alone.
+    pub first: Option<Box<Plan>>,
+}
+
+/// The share of the limits (time, states) the strategy gets before an optimal search: one
+/// part in this many.
+pub const INCUMBENT_SHARE: u32 = 10;
+
+/// The states the strategy gets before an optimal search when no limit counts states: a
+/// state limit, unlike a time share, gives a one-thread run the same solution in hand every
+/// time.
+pub const INCUMBENT_STATES: usize = 2_000_000;
+
+impl OptimalPlan {
+    /// Runs the strategy first (when there is one) and then the optimal search, with the
+    /// strategy's solution in hand and the rest of the limits.
+    fn solve(&self, level: &Level, limits: &Limits, cancel: &AtomicBool) -> Result<Report, SolveError> {
+        let started = Instant::now();
+        let Some(first) = &self.first else {
+            return solve_optimal(level, &self.config, limits, cancel);
+        };
+        let share = Limits {
+            time: limits.time.map(|t| t / INCUMBENT_SHARE),
+            states: Some(limits.states.map_or(INCUMBENT_STATES, |s| s / INCUMBENT_SHARE as usize)),
+            ..*limits
+        };
+        let found = first.solve(level, &share, cancel)?;
+        let spent = started.elapsed();
+        // A strategy that proves the level unsolvable has searched it all.
+        if matches!(found.outcome, Outcome::Unsolvable) {
+            return Ok(found);
+        }
+        let held = match &found.outcome {
+            Outcome::Solved(s) => Some(s),
+            _ => None,
+        };
+        let rest = Limits {
+            time: limits.time.map(|t| t.saturating_sub(spent)),
+            states: limits.states.map(|s| s.saturating_sub(found.stats.states)),
+            ..*limits
+        };
+        let mut report = solve_optimal_from(level, &self.config, held, &rest, cancel)?;
+        report.elapsed = started.elapsed();
+        report.stats.forward.add(&found.stats.forward);
+        report.stats.backward.add(&found.stats.backward);
+        report.stats.states += found.stats.states;
+        let first_note = match held {
+            Some(s) => format!(
+                "first solution ({} moves, {} pushes) by {} in {:.3} s",
+                s.moves,
+                s.pushes,
+                found.strategy,
+                spent.as_secs_f64()
+            ),
+            None => format!("{} found no solution in {:.3} s", found.strategy, spent.as_secs_f64()),
+        };
+        report.note = Some(match report.note.take() {
+            Some(note) => format!("{note}; {first_note}"),
+            None => first_note,
+        });
+        Ok(report)
+    }
 }
 
 /// A plan with the options it was made from, as they will run, and what the thread count
@@ -49,7 +120,7 @@ impl Plan {
         match self {
             Plan::Single(config) => solve(level, config, limits, cancel),
             Plan::Portfolio(p) => solve_portfolio(level, p, limits, cancel),
-            Plan::Optimal(o) => solve_optimal(level, o, limits, cancel),
+            Plan::Optimal(o) => o.solve(level, limits, cancel),
         }
     }
 
@@ -61,7 +132,7 @@ impl Plan {
                 let names: Vec<&str> = p.members.iter().map(|m| m.name).collect();
                 format!("portfolio({})", names.join(","))
             }
-            Plan::Optimal(o) => o.name(),
+            Plan::Optimal(o) => o.config.name(),
         }
     }
 
@@ -70,7 +141,7 @@ impl Plan {
         match self {
             Plan::Single(c) => c.threads,
             Plan::Portfolio(p) => p.threads,
-            Plan::Optimal(o) => o.threads,
+            Plan::Optimal(o) => o.config.threads,
         }
     }
 }
@@ -130,15 +201,26 @@ impl SolverOptions {
             self.push.apply(&mut push);
             let mut config = OptimalConfig::new(objective, threads, push);
             config.phases = self.optimal_phases;
-            if !self.strategy.trim().eq_ignore_ascii_case("portfolio") {
-                notes.push(format!(
-                    "optimal = \"{objective}\" runs its own search: strategy {} is not used",
-                    self.strategy
-                ));
-            }
+            // The strategy, as it would run without `optimal`, finds the solution in hand.
+            let first = if self.optimal_incumbent {
+                let mut satisficing = self.clone();
+                satisficing.optimal = super::OptimalMode::Off;
+                let planned = satisficing.plan(threads)?;
+                notes.extend(planned.notes);
+                Some(Box::new(planned.plan))
+            } else {
+                if !self.strategy.trim().eq_ignore_ascii_case("portfolio") {
+                    notes.push(format!(
+                        "optimal = \"{objective}\" without optimal_incumbent runs its own search only: strategy {} is not used",
+                        self.strategy
+                    ));
+                }
+                None
+            };
             options.push.resolve(std::iter::once(&config.push));
             options.restarts.mode = RestartMode::Off;
-            return Ok(Planned { plan: Plan::Optimal(config), options, notes, threads_note: None });
+            let plan = Plan::Optimal(OptimalPlan { config, first });
+            return Ok(Planned { plan, options, notes, threads_note: None });
         }
         if !self.strategy.trim().eq_ignore_ascii_case("portfolio") {
             let mut strategy = Strategy::parse(&self.strategy).map_err(OptionsError::Invalid)?;

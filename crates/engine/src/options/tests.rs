@@ -19,17 +19,25 @@ fn optimal_plans_its_own_search_with_only_the_safe_switches() {
     options.set("push.freeze=false").expect("a switch");
     options.set("push.tunnels=true").expect("a switch");
     let planned = options.plan(2).expect("plans");
-    let Plan::Optimal(config) = &planned.plan else {
+    let Plan::Optimal(optimal) = &planned.plan else {
         panic!("not an optimal search: {:?}", planned.plan);
     };
+    let config = &optimal.config;
+    // The strategy finds the solution in hand first, unless asked not to.
+    assert!(matches!(optimal.first.as_deref(), Some(Plan::Portfolio(_))));
     assert_eq!(config.objective, bisolve_board::Objective::Moves);
     assert_eq!(config.threads, 2);
     // Asked-for switches hold where they only cut dead states; reordering ones stay off.
     assert!(!config.push.freeze && !config.push.tunnels && !config.push.goal_macros);
     assert_eq!(planned.plan.name(), "optimal-moves");
     assert!(options.set("optimal=sideways").is_err());
-    options.set("strategy=astar").expect("a strategy");
-    assert!(options.plan(1).expect("plans").notes.iter().any(|n| n.contains("strategy astar is not used")));
+    options.set("strategy=greedy").expect("a strategy");
+    let planned = options.plan(1).expect("plans");
+    assert!(matches!(&planned.plan, Plan::Optimal(o) if matches!(o.first.as_deref(), Some(Plan::Single(_)))));
+    options.set("optimal_incumbent=false").expect("a switch");
+    let planned = options.plan(1).expect("plans");
+    assert!(matches!(&planned.plan, Plan::Optimal(o) if o.first.is_none()));
+    assert!(planned.notes.iter().any(|n| n.contains("strategy greedy is not used")));
 }
 
 #[test]
