@@ -212,6 +212,10 @@ pub struct Child {
     /// no move fills it (FESS's opener advisor recommends it); marked only by an expander
     /// asked to, false otherwise.
     pub opens: bool,
+    /// True if the move best brings a box onto a square where the level's plan keeps boxes
+    /// waiting (FESS's imagine advisor recommends it); marked only by an expander asked to,
+    /// false otherwise.
+    pub imagines: bool,
 }
 
 impl Child {

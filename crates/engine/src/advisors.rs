@@ -19,7 +19,10 @@
 //!   `push.out_of_plan`);
 //! - opener: when no move packs a step more of the parking plan, the move that best clears
 //!   the way to the square of its next step ([`Child::opens`], marked only with
-//!   `push.opener`).
+//!   `push.opener`);
+//! - imagine: the move that brings a box onto a square where the parking plan keeps boxes
+//!   waiting before it next places one for good ([`Child::imagines`], marked only with
+//!   `push.imagine`).
 //!
 //! None may recommend a move that unplaces a box. Among the moves that improve its feature,
 //! an advisor picks the one with the best cell (fewest unplaced, then fewest cut links, then
@@ -39,7 +42,7 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
     }
     let base = FeatureCell::unpack(node);
     // Each advisor's test of a child with cell `c` against the node's cell `b`.
-    let improves: [fn(&Child, &FeatureCell, &FeatureCell) -> bool; 7] = [
+    let improves: [fn(&Child, &FeatureCell, &FeatureCell) -> bool; 8] = [
         |_, c, b| c.unplaced < b.unplaced,
         |_, c, b| c.areas < b.areas,
         |_, c, b| c.cut_links < b.cut_links,
@@ -47,6 +50,7 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
         |_, c, b| c.out_of_plan < b.out_of_plan,
         |child, _, _| child.explores,
         |child, _, _| child.opens,
+        |child, _, _| child.imagines,
     ];
     for better in improves {
         let pick = children
@@ -90,6 +94,7 @@ mod tests {
             steps: 1,
             explores: false,
             opens: false,
+            imagines: false,
         }
     }
 

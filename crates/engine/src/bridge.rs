@@ -402,6 +402,7 @@ mod tests {
             steps: 1,
             explores: false,
             opens: false,
+            imagines: false,
         }
     }
 

@@ -93,6 +93,7 @@ impl OptimalConfig {
         push.parking_plan = false;
         push.out_of_plan = false;
         push.opener = false;
+        push.imagine = false;
         push
     }
 

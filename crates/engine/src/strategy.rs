@@ -252,8 +252,8 @@ impl Strategy {
     /// several pushes counted as one, and its cut skips pushes, so A* would no longer be
     /// push-optimal), and the goal cut is off unless a backward search runs too (a forward
     /// search with the cut that runs dry proves nothing, and alone it would have nothing
-    /// else to decide with). The explorer's and the opener's marks are made only for a search
-    /// whose advisors read them.
+    /// else to decide with). The explorer's, the opener's and the imagine advisor's marks are
+    /// made only for a search whose advisors read them.
     pub fn forward_config(self, mut push: bisolve_push::PushConfig) -> bisolve_push::PushConfig {
         if self.weighting.optimal() {
             push.goal_macros = false;
@@ -263,6 +263,7 @@ impl Strategy {
         push.features = self.weighting.cycle().is_some();
         push.explorer &= push.features && self.advisors;
         push.opener &= push.features && self.advisors;
+        push.imagine &= push.features && self.advisors;
         push
     }
 

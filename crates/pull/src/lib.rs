@@ -349,6 +349,7 @@ impl Backward<'_> {
             steps,
             explores: false,
             opens: false,
+            imagines: false,
         });
         true
     }

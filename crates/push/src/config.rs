@@ -202,6 +202,12 @@ pub struct PushConfig {
     /// without, and in the portfolio it is worth XSokoban 11 and 16
     /// (`benches/results/2026-12-07-forward-member.txt`).
     pub opener: bool,
+    /// With `parking_plan`: mark the child that brings a box onto a square where the plan
+    /// keeps boxes waiting before it next places a box for good, when the position has fewer
+    /// there ([`Child::imagines`](bisolve_board::search::Child::imagines), for FESS's imagine
+    /// advisor; see `crates/push/src/imagine.rs`). Default off; the engine keeps it only for a
+    /// search whose advisors read the marks.
+    pub imagine: bool,
 }
 
 impl Default for PushConfig {
@@ -239,6 +245,7 @@ impl Default for PushConfig {
             plan_cells: true,
             out_of_plan: false,
             opener: false,
+            imagine: false,
         }
     }
 }

@@ -170,9 +170,14 @@ impl Expander for Forward<'_> {
             }
             Forced::Stuck => s.pruned_forced += 1,
         }
-        if let (Some(opener), Some(plan)) = (&self.opener, &self.plan) {
+        if self.opener.is_some() || self.imagine.is_some() {
             let base = FeatureCell::unpack(self.feature_cell(s, node.boxes, s.areas.count()));
-            opener.mark(board, plan, (node.boxes, |c| s.boxes.is_box(c)), base, out);
+            if let (Some(opener), Some(plan)) = (&self.opener, &self.plan) {
+                opener.mark(board, plan, (node.boxes, |c| s.boxes.is_box(c)), base, out);
+            }
+            if let (Some(imagine), Some(plan)) = (&self.imagine, &self.plan) {
+                imagine.mark(plan.steps().len(), node.boxes, base, out);
+            }
         }
         s.boxes.clear_all(node.boxes);
         // The cut keeps the macros that start with a push from the node: a macro at the end

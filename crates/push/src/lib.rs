@@ -46,6 +46,7 @@ pub mod tunnel;
 
 mod config;
 mod expand;
+mod imagine;
 mod macros;
 mod opener;
 
@@ -82,6 +83,7 @@ use bisolve_board::DistanceTable;
 use crate::corral::{Corral, CorralCheck};
 use crate::corral_deadlock::CorralDeadlocks;
 use crate::frozen::{frozen_goal_boxes, FrozenTables};
+use crate::imagine::Imagine;
 use crate::opener::Opener;
 use crate::shut_in::ShutInCheck;
 use crate::tunnel::{forced_box, Forced};
@@ -118,6 +120,9 @@ pub struct Forward<'a> {
     /// The opener's distances, when it marks children ([`PushConfig::opener`]) and there is a
     /// plan.
     opener: Option<Opener>,
+    /// The plan's waiting squares, when the imagine advisor's marks are made
+    /// ([`PushConfig::imagine`]) and there is a plan.
+    imagine: Option<Imagine>,
     /// Feature cells count packed goals: the packing feature is on and the order ranks
     /// something.
     counts_packed: bool,
@@ -216,6 +221,7 @@ impl<'a> Forward<'a> {
             plan.iter().for_each(|p| p.prepare_out_of_plan(board));
         }
         let opener = plan.as_deref().filter(|_| config.opener).map(Opener::new);
+        let imagine = plan.as_deref().filter(|_| config.imagine).map(Imagine::new);
         let sealed = config.sealed_goals.then(|| SealedTargets::new(board, PairMode::Push));
         let goal_areas = config.goal_areas.then(|| GoalAreas::new(board)).filter(|a| !a.is_empty());
         let mut config = config;
@@ -257,6 +263,7 @@ impl<'a> Forward<'a> {
             packing,
             plan,
             opener,
+            imagine,
             counts_packed,
             discipline,
             plans_on,
@@ -654,6 +661,7 @@ impl Forward<'_> {
             steps: how.steps(),
             explores,
             opens: false,
+            imagines: false,
         });
         true
     }

@@ -40,6 +40,7 @@ fn nothing() -> PushConfig {
         plan_cells: false,
         out_of_plan: false,
         opener: false,
+        imagine: false,
     }
 }
 

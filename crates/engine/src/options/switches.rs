@@ -156,6 +156,9 @@ switches! {
         /// Children that clear the way to the parking plan's next square are marked for the
         /// opener advisor.
         opener: bool,
+        /// Children that bring a box onto a square where the parking plan keeps boxes
+        /// waiting are marked for the imagine advisor.
+        imagine: bool,
     }
 }
 
