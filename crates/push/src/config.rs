@@ -188,8 +188,10 @@ pub struct PushConfig {
     pub plan_cells: bool,
     /// With `parking_plan`: the feature cells also count the boxes out of plan, on squares
     /// from which a box can no longer reach a square of a later step of the plan once its next
-    /// steps are done (see [`bisolve_deadlock::parking`]). Default off: with the plan in every
-    /// member it solved 3 levels fewer at 2M states a level.
+    /// steps are done (see [`bisolve_deadlock::parking`]). Default off; the default member
+    /// `fwd-fess-planned` turns it on: at 2M states a level on one thread, XSokoban 1-45 and
+    /// Sasquatch solved 42 + 38 levels with it there against 41 + 37 without, and 41 + 38 with
+    /// it in every member (`benches/results/2026-12-07-forward-out-of-plan.txt`).
     pub out_of_plan: bool,
     /// With `parking_plan`: when no child packs a step more, mark the child that best clears
     /// the way to the square of the plan's next step ([`Child::opens`](bisolve_board::search::Child::opens),
