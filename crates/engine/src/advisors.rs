@@ -159,6 +159,13 @@ mod tests {
     }
 
     #[test]
+    fn the_imagine_advisor_takes_the_move_the_expander_marked() {
+        let imagines = |h| Child { imagines: true, ..child(3, 2, 0, h) };
+        let children = [child(3, 2, 0, 2), child(3, 2, 0, 4), imagines(9)];
+        assert_eq!(advised((3, 2, 0), &children), [false, false, true]);
+    }
+
+    #[test]
     fn connectivity_prefers_the_better_cell() {
         // Both join areas; the one that also places a box has the better cell.
         let children = [child(3, 1, 0, 4), child(2, 1, 0, 20), child(3, 3, 0, 1)];

@@ -390,5 +390,11 @@ mod tests {
         let greedy = Strategy { advisors: true, ..Strategy::parse("bidirectional-greedy").unwrap() };
         assert!(!greedy.forward_config(asked).explorer, "no feature cells");
         assert!(!Strategy { advisors: true, ..fess }.forward_config(Default::default()).explorer);
+        // The opener's and the imagine advisor's marks likewise.
+        let asked = bisolve_push::PushConfig { opener: true, imagine: true, ..Default::default() };
+        let kept = Strategy { advisors: true, ..fess }.forward_config(asked);
+        assert!(kept.opener && kept.imagine);
+        let dropped = fess.forward_config(asked);
+        assert!(!dropped.opener && !dropped.imagine, "no advisors");
     }
 }
