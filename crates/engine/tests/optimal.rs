@@ -95,18 +95,20 @@ fn optimal_with(
     phases: bool,
     limits: &Limits,
 ) -> Report {
-    optimal_from(level, objective, (threads, phases), None, limits)
+    optimal_from(level, objective, (threads, phases, false), None, limits)
 }
 
-/// [`optimal_with`] with a solution in hand.
+/// [`optimal_with`] with a solution in hand, and the pair bound (`--optimal pushes` has it by
+/// default) on or off.
 fn optimal_from(
     level: &Level,
     objective: Objective,
-    (threads, phases): (usize, bool),
+    (threads, phases, pair_bound): (usize, bool, bool),
     held: Option<&Solution>,
     limits: &Limits,
 ) -> Report {
-    let mut config = OptimalConfig::new(objective, threads, PushConfig::default());
+    let mut config =
+        OptimalConfig::new(objective, threads, PushConfig { pair_bound, ..PushConfig::default() });
     config.phases = phases;
     let cancel = AtomicBool::new(false);
     let report = match held {
@@ -129,35 +131,37 @@ fn assert_optimal(level: &Level) -> bool {
         let Some(truth) = dijkstra(level, objective) else {
             return false;
         };
-        let runs = [(1, true), (2, true), (1, false), (2, false)];
-        // The first phase is for the fewest pushes only: the moves objective ignores it.
-        let runs = if objective == Objective::Pushes { &runs[..] } else { &runs[..2] };
+        // (threads, first phase, pair bound). The first phase is for the fewest pushes only:
+        // the moves objective ignores it.
+        let runs = [(1, true, false), (2, true, true), (2, true, false), (1, false, false), (2, false, true)];
+        let runs = if objective == Objective::Pushes { &runs[..] } else { &runs[..3] };
         // Without a solution in hand; with the default search's; with an optimal one, which
         // only running dry below it proves.
         let found = optimal_with(level, objective, 1, true, &Limits::default());
         let helds = [None, satisficing(level), check_solution(level, &found).cloned()];
-        for (&(threads, phases), held) in runs.iter().flat_map(|r| helds.iter().map(move |h| (r, h))) {
-            let report = optimal_from(level, objective, (threads, phases), held.as_ref(), &Limits::default());
+        for (&(threads, phases, pairs), held) in runs.iter().flat_map(|r| helds.iter().map(move |h| (r, h))) {
+            let report =
+                optimal_from(level, objective, (threads, phases, pairs), held.as_ref(), &Limits::default());
             let held = held.as_ref().map(|h| (h.moves, h.pushes));
             match truth {
                 None => {
                     assert_eq!(
                         report.outcome,
                         Outcome::Unsolvable,
-                        "{name}: {objective}, {threads} threads, {phases}, {held:?}"
+                        "{name}: {objective}, {threads} threads, {phases}, pairs {pairs}, {held:?}"
                     )
                 }
                 Some((moves, pushes)) => {
                     let solution = check_solution(level, &report).unwrap_or_else(|| {
                         panic!(
-                            "{name}: {objective}, {threads} threads, {phases}, {held:?}: {:?}",
+                            "{name}: {objective}, {threads} threads, {phases}, pairs {pairs}, {held:?}: {:?}",
                             report.outcome
                         )
                     });
                     assert_eq!(
                         (solution.moves, solution.pushes),
                         (moves, pushes),
-                        "{name}: {objective}, {threads} threads, {phases}, {held:?}: {}",
+                        "{name}: {objective}, {threads} threads, {phases}, pairs {pairs}, {held:?}: {}",
                         solution.lurd
                     );
                     let proof = report.optimality.expect("an optimal search reports its optimality");
@@ -279,7 +283,7 @@ fn a_cut_off_search_keeps_the_shorter_of_its_own_and_the_solution_in_hand() {
             let key = |s: &Solution| objective.key(s.moves as u32, s.pushes as u32);
             for (threads, states) in [(1, 20), (2, 200), (2, 2_000)] {
                 let limits = Limits { states: Some(states), ..Limits::default() };
-                let cut = optimal_from(level, objective, (threads, true), Some(&held), &limits);
+                let cut = optimal_from(level, objective, (threads, true, false), Some(&held), &limits);
                 let name = format!("{}, {objective}, {threads} threads, {states} states", level.name());
                 let proof = cut.optimality.expect("an optimal search reports its optimality");
                 let found =

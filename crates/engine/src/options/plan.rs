@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use bisolve_board::Level;
+use bisolve_board::{Level, Objective};
 use bisolve_pull::PullConfig;
 use bisolve_push::PushConfig;
 
@@ -197,7 +197,11 @@ impl SolverOptions {
         let mut options = self.clone();
         let mut notes = Vec::new();
         if let Some(objective) = self.optimal.objective() {
-            let mut push = PushConfig::default();
+            // The fewest pushes take the pair bound unless it is switched off: A* expands
+            // fewer positions (Microban I 0.96x, Microban II 0.88x, in about 0.9x the time per
+            // proven level; `benches/results/2026-12-07-optimal-pair-bound.txt`). For the
+            // fewest moves it cost more time than it saved (1.19x).
+            let mut push = PushConfig { pair_bound: objective == Objective::Pushes, ..PushConfig::default() };
             self.push.apply(&mut push);
             let mut config = OptimalConfig::new(objective, threads, push);
             config.phases = self.optimal_phases;

@@ -41,6 +41,36 @@ fn optimal_plans_its_own_search_with_only_the_safe_switches() {
 }
 
 #[test]
+fn the_fewest_pushes_take_the_pair_bound_unless_it_is_switched_off() {
+    let pair_bound = |sets: &[&str]| {
+        let mut options = SolverOptions::default();
+        for s in sets {
+            options.set(s).expect("a setting");
+        }
+        let planned = options.plan(2).expect("plans");
+        let Plan::Optimal(optimal) = &planned.plan else {
+            panic!("not an optimal search: {:?}", planned.plan);
+        };
+        // The options the run shows say what the optimal search runs with.
+        assert_eq!(planned.options.push.pair_bound, Some(optimal.config.push.pair_bound));
+        optimal.config.push.pair_bound
+    };
+    assert!(pair_bound(&["optimal=pushes"]));
+    assert!(!pair_bound(&["optimal=pushes", "push.pair_bound=false"]));
+    assert!(!pair_bound(&["optimal=moves"]));
+    assert!(pair_bound(&["optimal=moves", "push.pair_bound=true"]));
+    // The strategy that finds the solution in hand keeps its own members' switches.
+    let mut options = SolverOptions::default();
+    options.set("optimal=pushes").expect("a mode");
+    let planned = options.plan(2).expect("plans");
+    let Plan::Optimal(OptimalPlan { first: Some(first), .. }) = &planned.plan else {
+        panic!("no solution in hand first: {:?}", planned.plan);
+    };
+    let Plan::Portfolio(p) = first.as_ref() else { panic!("not a portfolio: {first:?}") };
+    assert!(p.members.iter().all(|m| !m.push.pair_bound));
+}
+
+#[test]
 fn the_default_schedule_is_the_restart_table() {
     assert_eq!(Restart::parse_list(DEFAULT_SCHEDULE).expect("parses"), luby_restarts());
 }
