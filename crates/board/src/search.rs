@@ -295,6 +295,13 @@ impl FeatureCell {
             - 1
     }
 
+    /// The packed cell `packed` with no links cut and no hotspots: the cell of a search whose
+    /// cells leave those two out, for the advisors alone to read.
+    #[inline]
+    pub fn without_links(packed: u32) -> u32 {
+        FeatureCell { cut_links: 0, hotspots: 0, ..FeatureCell::unpack(packed) }.pack()
+    }
+
     /// The cell [`FeatureCell::pack`] made `packed` from.
     #[inline]
     pub fn unpack(packed: u32) -> FeatureCell {

@@ -231,5 +231,11 @@ proptest! {
         if other < unplaced {
             prop_assert!(placed_more.pack() < cell.pack());
         }
+        // Without links and hotspots: those two gone, the rest kept, and two cells that
+        // differ only in them the same cell.
+        let bare = FeatureCell::unpack(FeatureCell::without_links(cell.pack()));
+        prop_assert_eq!(bare, FeatureCell { cut_links: 0, hotspots: 0, ..back });
+        let other_links = FeatureCell { cut_links: other % 20, hotspots: other % 7, ..cell };
+        prop_assert_eq!(FeatureCell::without_links(other_links.pack()), FeatureCell::without_links(cell.pack()));
     }
 }

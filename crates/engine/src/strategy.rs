@@ -203,6 +203,12 @@ pub struct Strategy {
     /// key inside its cell is the number of moves on its path that no advisor recommended,
     /// instead of its bound. `--set search.advisors=true`.
     pub advisors: bool,
+    /// With the feature-space ordering, the room links a position cuts and its hotspots
+    /// (counted only with `push.room_links` and `push.hotspots`) split the feature cells, as
+    /// the paper's room-connectivity feature does. Off, a node's cell leaves them out and
+    /// only the advisors read them, as in Festival's forward search, whose cells are packing,
+    /// connectivity and out of plan. Default on; `--set search.link_cells=false`.
+    pub link_cells: bool,
 }
 
 /// The ordering `forward`, `backward` and `bidirectional` use when none is named: greedy with
@@ -231,6 +237,7 @@ impl Default for Strategy {
             best_cell: false,
             new_cells_first: false,
             advisors: false,
+            link_cells: true,
         }
     }
 }

@@ -78,6 +78,8 @@ pub struct Worker<'a, E: Expander> {
     inertia: bool,
     /// Queue a child in the better of its own cell and its parent's ([`Strategy::best_past`]).
     best_past: bool,
+    /// Room links and hotspots split the cells ([`Strategy::link_cells`]).
+    link_cells: bool,
     /// Order each cell by FESS's weights ([`Strategy::advisors`]), and which children of
     /// the last expansion an advisor recommended.
     advisors: bool,
@@ -124,6 +126,7 @@ impl<'a, E: Expander> Worker<'a, E> {
             weighting: strategy.weighting,
             inertia: strategy.inertia,
             best_past: strategy.best_past && strategy.weighting.cycle().is_some(),
+            link_cells: strategy.link_cells,
             advisors: strategy.advisors && strategy.weighting.cycle().is_some(),
             advised: Vec::new(),
             scratch: exp.new_scratch(),
@@ -228,11 +231,22 @@ impl<'a, E: Expander> Worker<'a, E> {
         self.child_node.clear();
         self.child_node.extend_from_slice(&[root.state.player, 0]);
         self.child_node.extend_from_slice(&root.state.boxes);
-        let (p, mut s) = self.weighting.root_keys(root.h, root.cell);
+        let (p, mut s) = self.weighting.root_keys(root.h, self.queue_cell(root.cell));
         if self.advisors {
             s = 0;
         }
         self.open.push(p, s, &self.child_node);
+    }
+
+    /// The cell a node of feature cell `cell` is queued in: without its room links and
+    /// hotspots unless they split the cells ([`Strategy::link_cells`]).
+    #[inline]
+    fn queue_cell(&self, cell: u32) -> u32 {
+        if self.link_cells {
+            cell
+        } else {
+            FeatureCell::without_links(cell)
+        }
     }
 
     /// Nodes waiting in this worker's open list.
@@ -364,7 +378,8 @@ impl<'a, E: Expander> Worker<'a, E> {
                         return Step::Found(Found::Goal { side: self.side, state });
                     }
                     let same_box = boxes[child.box_index as usize] == last_moved;
-                    let (mut p, mut s) = self.weighting.child_keys(depth, child.h, child.cell, same_box);
+                    let (mut p, mut s) =
+                        self.weighting.child_keys(depth, child.h, self.queue_cell(child.cell), same_box);
                     if self.advisors {
                         let weight = parent_keys.1 / 2 + usize::from(!self.advised[k]);
                         s = 2 * weight + usize::from(!same_box);
@@ -435,7 +450,7 @@ impl<'a, E: Expander> Worker<'a, E> {
                 return;
             }
         }
-        let (p, mut s) = self.weighting.child_keys(depth, child.h, child.cell, false);
+        let (p, mut s) = self.weighting.child_keys(depth, child.h, self.queue_cell(child.cell), false);
         if self.advisors {
             // Off the search's own paths: as if no advisor recommended any move to it.
             s = 2 * depth as usize + 1;

@@ -367,6 +367,43 @@ fn microban_sample_with_festivals_cell_choices() {
     }
 }
 
+/// Room links and hotspots counted, in the feature cells (`link_cells`, the default) or only
+/// for the advisors: every solution replays, forward and both ways, with one or two threads, on
+/// the Microban sample and the first ten Microban II levels; and leaving them out of the cells
+/// changes the search.
+#[test]
+fn microban_sample_with_room_links_and_hotspots_in_the_cells_or_not() {
+    let Some(sample) = microban_sample_and_second(10) else {
+        return;
+    };
+    let config = |strategy: &str, threads: usize, link_cells: bool| {
+        let mut config = common::config(strategy, threads);
+        config.strategy.advisors = true;
+        config.strategy.link_cells = link_cells;
+        (config.push.room_links, config.push.hotspots, config.push.explorer) = (true, true, true);
+        config
+    };
+    let mut changed = false;
+    for level in &sample {
+        for strategy in ["forward", "bidirectional"] {
+            for threads in [1, 2] {
+                for link_cells in [true, false] {
+                    let report =
+                        common::run(level, &config(strategy, threads, link_cells), &common::time_limit(10.0));
+                    expect_solved(level, &report);
+                }
+            }
+            let limit = common::time_limit(10.0);
+            let (split, bare) = (
+                common::run(level, &config(strategy, 1, true), &limit),
+                common::run(level, &config(strategy, 1, false), &limit),
+            );
+            changed |= split.stats.generated() != bare.stats.generated();
+        }
+    }
+    assert!(changed, "leaving links and hotspots out of the cells searched every level as before");
+}
+
 /// Backward bridges (off by default) on: every solution replays, with one or two threads, on
 /// the Microban sample and the first twenty Microban II levels, and the backward search runs
 /// bridges on some of them with each thread count (one thread interleaves both directions on

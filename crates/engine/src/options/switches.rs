@@ -85,6 +85,8 @@ switches! {
         new_cells_first: bool,
         /// Inside a cell, the fewest unadvised moves first (FESS's weights).
         advisors: bool,
+        /// Room links and hotspots split the feature cells (off: only the advisors read them).
+        link_cells: bool,
     }
 }
 

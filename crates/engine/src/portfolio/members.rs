@@ -218,6 +218,23 @@ pub fn catalogue() -> Vec<Member> {
             m.push.out_of_plan = true;
             m
         },
+        // Festival's forward search: cells of packing, connectivity and out of plan, and the
+        // advisors of room links, hotspots and the explorer too.
+        {
+            let mut m = advised(
+                Forward,
+                "fwd-fess-rooms",
+                "fwd-fess-planned with the room-link, hotspot and explorer advisors, its cells without links and hotspots",
+                false,
+            );
+            m.push.opener = true;
+            m.push.out_of_plan = true;
+            m.push.room_links = true;
+            m.push.hotspots = true;
+            m.push.explorer = true;
+            m.strategy.link_cells = false;
+            m
+        },
     ]
 }
 
@@ -234,7 +251,7 @@ pub fn catalogue() -> Vec<Member> {
 /// other direction, so they do not only race. Measured on XSokoban 1-45 + Sasquatch
 /// (`benches/results/2026-12-06-three-members.txt`, `2026-12-06-parking-plan.txt`,
 /// `2026-12-07-four-members.txt`, `2026-12-07-forward-member.txt`,
-/// `2026-12-07-forward-out-of-plan.txt`; the first two rows before
+/// `2026-12-07-forward-out-of-plan.txt`, `2026-12-07-forward-rooms.txt`; the first two rows before
 /// the parking plan, the last five without the goal cut):
 ///
 /// | members                                  | 2,000,000 states, 1 thread | 20 s, 2 threads |
@@ -248,6 +265,7 @@ pub fn catalogue() -> Vec<Member> {
 /// | `bi-fess,bi-fess-box,bi-fess-advised,bi-fess-planned,fwd-fess-planned` | 41 + 35 = 76 | |
 /// | `bi-fess,bi-fess-box,bi-fess-planned,fwd-fess-planned` | 41 + 35 = 76 | 43 + 38 = 81, in 0.80x (XSokoban) and 0.93x (Sasquatch) the time per level of `bi-fess,bi-fess-box,bi-fess-advised,bi-fess-planned` with the cut |
 /// | the same, with out of plan in `fwd-fess-planned` (the default) | 42 + 38 = 80 (against 41 + 37 with the plans of 2026-12-07) | at 60 s: 44 + 41, as without, in 1.05x and 0.75x the time per level |
+/// | the same with `fwd-fess-rooms` for `fwd-fess-planned` (not the default) | 40 + 37 = 77 | at 60 s: XSokoban 45/45 in 105.5 s, against 44/45 in 182.7 s |
 ///
 /// Against the four two-way members with the cut, the four of the default (before out of
 /// plan) gain XSokoban 11, 13, 16, 28
