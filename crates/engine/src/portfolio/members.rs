@@ -106,6 +106,15 @@ fn advised(directions: Directions, name: &'static str, about: &'static str, pack
     m
 }
 
+/// The forward search alone on box moves with FESS's advisors, the opener among them, and
+/// cells of the parking plan's steps and boxes out of plan (`fwd-fess-planned`).
+fn forward_planned(name: &'static str, about: &'static str) -> Member {
+    let mut m = advised(Directions::Forward, name, about, false);
+    m.push.opener = true;
+    m.push.out_of_plan = true;
+    m
+}
+
 /// Every configuration a portfolio can use.
 pub fn catalogue() -> Vec<Member> {
     use crate::strategy::DEFAULT_CYCLE;
@@ -207,28 +216,17 @@ pub fn catalogue() -> Vec<Member> {
             "bi-fess-box with FESS's advisor weights and cells of the parking plan's steps",
             false,
         ),
-        {
-            let mut m = advised(
-                Forward,
-                "fwd-fess-planned",
-                "forward box moves with FESS's advisors (the opener among them) and cells of the parking plan's steps and boxes out of plan",
-                false,
-            );
-            m.push.opener = true;
-            m.push.out_of_plan = true;
-            m
-        },
+        forward_planned(
+            "fwd-fess-planned",
+            "forward box moves with FESS's advisors (the opener among them) and cells of the parking plan's steps and boxes out of plan",
+        ),
         // Festival's forward search: cells of packing, connectivity and out of plan, and the
         // advisors of room links, hotspots and the explorer too.
         {
-            let mut m = advised(
-                Forward,
+            let mut m = forward_planned(
                 "fwd-fess-rooms",
                 "fwd-fess-planned with the room-link, hotspot and explorer advisors, its cells without links and hotspots",
-                false,
             );
-            m.push.opener = true;
-            m.push.out_of_plan = true;
             m.push.room_links = true;
             m.push.hotspots = true;
             m.push.explorer = true;
