@@ -37,6 +37,44 @@ pub struct RoomLinks {
     base: Vec<u64>,
     /// Per cell: its floor neighbours, [`NO_CELL`] for walls.
     adjacent: Vec<[Cell; 4]>,
+    /// Per cell, for [`RoomLinks::keeps`]: the eight squares around it, clockwise from the
+    /// one above ([`NO_CELL`] for a wall, or a corner square whose two sides are walls), when
+    /// a box there can matter to no room but its own (see [`RoomLinks::keeps`]); `None`
+    /// otherwise.
+    ring: Vec<Option<[Cell; 8]>>,
+    /// Per cell: which of its ring's squares lie in its own room (none for a passage square).
+    own_ring: Vec<u8>,
+}
+
+/// Of the free squares around a square (bits clockwise from the one above, the sides on the
+/// even bits), the run of free squares side by side that holds every free side, when there
+/// is one such run; 0 when the free sides fall into several runs or there is none.
+fn side_run(free: u8) -> u8 {
+    const SIDES: u8 = 0b0101_0101;
+    if free & SIDES == 0 {
+        return 0;
+    }
+    if free == u8::MAX {
+        return free;
+    }
+    // Grow the run from the first free side both ways round the ring.
+    let first = (free & SIDES).trailing_zeros();
+    let mut run = 1u8 << first;
+    for step in [1u32, 7] {
+        let mut at = first;
+        loop {
+            at = (at + step) % 8;
+            if free >> at & 1 == 0 || run >> at & 1 != 0 {
+                break;
+            }
+            run |= 1 << at;
+        }
+    }
+    if free & SIDES & !run == 0 {
+        run
+    } else {
+        0
+    }
 }
 
 /// Working memory for [`RoomLinks::cut`], one per thread.
@@ -120,8 +158,9 @@ impl RoomLinks {
             .map(|c| if rooms == 0 || shared[c] || claim[c] == usize::MAX { PASSAGE } else { claim[c] as u8 })
             .collect();
         let room_cells = (0..n as Cell).filter(|&c| room[c as usize] != PASSAGE).collect();
-        let adjacent = (0..n as Cell).map(|c| *board.neighbours(c)).collect();
-        let mut links = RoomLinks { room, room_cells, rooms, base: vec![0; rooms], adjacent };
+        let adjacent: Vec<[Cell; 4]> = (0..n as Cell).map(|c| *board.neighbours(c)).collect();
+        let (ring, own_ring) = (0..n as Cell).map(|c| ring_of(board, &room, c)).unzip();
+        let mut links = RoomLinks { room, room_cells, rooms, base: vec![0; rooms], adjacent, ring, own_ring };
         if rooms > 1 {
             let mut scratch = LinkScratch::default();
             links.base = links.linked(|_| false, &mut scratch).to_vec();
@@ -169,6 +208,36 @@ impl RoomLinks {
             cut += (base & !held).count_ones();
         }
         cut / 2
+    }
+
+    /// True when moving a box from `from` to `to`, `boxes` holding the boxes after the move,
+    /// leaves the cut links as they were before it: a local test that may say false when
+    /// they stay the same, never true when they change.
+    ///
+    /// It holds when each of the two squares, taken in turn (first `to` filled, then `from`
+    /// emptied), has around it only walls, passage squares and squares of its own room, its
+    /// free sides joined by free squares around it (so no walk needs it to get from one side
+    /// to another), and, for a room square, one of those free squares in its room (so it
+    /// neither makes nor ends a free part of its room). Such a square touches no other room,
+    /// and no walk gains or loses a way or a room it reaches.
+    pub fn keeps(&self, boxes: &BoxMap, from: Cell, to: Cell) -> bool {
+        self.rooms == 0
+            || (self.quiet(to, |c| c != from && !boxes.is_box(c)) && self.quiet(from, |c| !boxes.is_box(c)))
+    }
+
+    /// Whether filling or emptying `cell` changes no walk, squares being free where `free`
+    /// says (see [`RoomLinks::keeps`]).
+    #[inline]
+    fn quiet(&self, cell: Cell, free: impl Fn(Cell) -> bool) -> bool {
+        let Some(ring) = &self.ring[cell as usize] else { return false };
+        let mut mask = 0u8;
+        for (k, &c) in ring.iter().enumerate() {
+            if c != NO_CELL && free(c) {
+                mask |= 1 << k;
+            }
+        }
+        let run = side_run(mask);
+        run != 0 && (self.room[cell as usize] == PASSAGE || run & self.own_ring[cell as usize] != 0)
     }
 
     /// Per room: the rooms every free part of it reaches (none for a room with no free square).
@@ -234,6 +303,47 @@ impl RoomLinks {
     }
 }
 
+/// The ring of `cell` and which of its squares lie in the cell's room, for
+/// [`RoomLinks::ring`]: `None` when a square around it (a side, or a corner next to a free
+/// side) lies in another room, or, for a passage square, in any room.
+fn ring_of(board: &Board, room: &[u8], cell: Cell) -> (Option<[Cell; 8]>, u8) {
+    use crate::Dir::{Down, Left, Right, Up};
+    let step = |c: Cell, d| if c == NO_CELL { NO_CELL } else { board.neighbour(c, d) };
+    let corner = |a, b| {
+        let via_a = step(step(cell, a), b);
+        if via_a != NO_CELL {
+            via_a
+        } else {
+            step(step(cell, b), a)
+        }
+    };
+    let ring = [
+        step(cell, Up),
+        corner(Up, Right),
+        step(cell, Right),
+        corner(Right, Down),
+        step(cell, Down),
+        corner(Down, Left),
+        step(cell, Left),
+        corner(Left, Up),
+    ];
+    let own = room[cell as usize];
+    let mut own_ring = 0u8;
+    for (k, &c) in ring.iter().enumerate() {
+        if c == NO_CELL {
+            continue;
+        }
+        let r = room[c as usize];
+        if r != PASSAGE && r != own {
+            return (None, 0);
+        }
+        if r == own && own != PASSAGE {
+            own_ring |= 1 << k;
+        }
+    }
+    (Some(ring), own_ring)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,6 +398,41 @@ mod tests {
     }
 
     #[test]
+    fn the_local_test_passes_moves_inside_a_room_and_not_across_a_passage() {
+        let level = Level::parse(
+            "\
+##########
+#@    ####
+#     ####
+#     #  #
+#*       #
+#######  #
+##########
+",
+        )
+        .unwrap();
+        let links = RoomLinks::new(level.board());
+        assert_eq!(links.rooms(), 2);
+        let board = level.board();
+        let at = |x, y| board.cell(x, y).unwrap();
+        let moved = |from, to| {
+            let mut map = BoxMap::new(board.n_cells());
+            map.set_all(&[to]);
+            links.keeps(&map, from, to)
+        };
+        // In the middle of the big room: nothing changes.
+        assert!(moved(at(2, 2), at(3, 2)));
+        // Into the passage between the rooms: it cuts the link.
+        assert!(!moved(at(4, 4), at(6, 4)));
+        assert_eq!(cut_with(&level, &links, &[(6, 4)]), 1);
+        // Onto the room's one square beside the passage: that cuts the link too.
+        assert!(!moved(at(5, 3), at(5, 4)));
+        assert_eq!(cut_with(&level, &links, &[(5, 4)]), 1);
+        // No rooms, nothing to keep.
+        assert!(RoomLinks::default().keeps(&BoxMap::new(4), 0, 1));
+    }
+
+    #[test]
     fn corridors_and_lone_blocks_are_no_rooms() {
         let level = Level::parse("#######\n#@ $ .#\n#######\n").unwrap();
         assert_eq!(RoomLinks::new(level.board()).rooms(), 0);
@@ -300,5 +445,177 @@ mod tests {
         assert_eq!(cut_with(&level, &links, &[(5, 2)]), 0);
         // No rooms at all: what a search that does not count links holds.
         assert_eq!(RoomLinks::default().cut(&BoxMap::new(4), &mut LinkScratch::default()), 0);
+    }
+
+    /// What [`RoomLinks::linked`] must give: one fresh walk from every free part of every
+    /// room, through its own free squares and all the free passage squares it comes to.
+    fn linked_by_walks(links: &RoomLinks, boxes: &BoxMap) -> Vec<u64> {
+        let n = links.room.len();
+        let mut part = vec![false; n];
+        let mut reach = vec![!0u64; links.rooms];
+        let mut free = 0u64;
+        for &start in &links.room_cells {
+            if part[start as usize] || boxes.is_box(start) {
+                continue;
+            }
+            let own = links.room[start as usize];
+            let mut walked = vec![false; n];
+            let mut queue = vec![start];
+            walked[start as usize] = true;
+            let mut seen = 0u64;
+            while let Some(c) = queue.pop() {
+                if links.room[c as usize] == own {
+                    part[c as usize] = true;
+                }
+                for &o in links.adjacent[c as usize].iter().filter(|&&o| o != NO_CELL) {
+                    let r = links.room[o as usize];
+                    if r != PASSAGE && r != own {
+                        seen |= 1 << r;
+                    } else if !walked[o as usize] && !boxes.is_box(o) {
+                        walked[o as usize] = true;
+                        queue.push(o);
+                    }
+                }
+            }
+            reach[own as usize] &= seen;
+            free |= 1 << own;
+        }
+        (0..links.rooms).map(|r| if free >> r & 1 == 0 { 0 } else { reach[r] & free }).collect()
+    }
+
+    use proptest::prelude::*;
+
+    /// Boards of up to 12 x 10 squares inside a wall, a fifth of them walls, with the player in
+    /// the top-left corner and one box and goal beside it (so the board always parses).
+    fn open_board() -> impl Strategy<Value = String> {
+        (4usize..13, 4usize..11).prop_flat_map(|(w, h)| {
+            prop::collection::vec(prop::bool::weighted(0.2), w * h).prop_map(move |walls| {
+                let mut text = "#".repeat(w + 2) + "\n";
+                for y in 0..h {
+                    text.push('#');
+                    for x in 0..w {
+                        text.push(match (x, y) {
+                            (0, 0) => '@',
+                            (1, 0) => '*',
+                            _ if walls[y * w + x] => '#',
+                            _ => ' ',
+                        });
+                    }
+                    text.push_str("#\n");
+                }
+                text + &"#".repeat(w + 2)
+            })
+        })
+    }
+
+    /// Boards of rooms: two to five rectangles of floor, 2 to 5 squares a side, in a 16 x 12
+    /// field, joined in turn by corridors one square wide that bend once, with the player and
+    /// a box on its goal in the first rectangle's top row.
+    fn rooms_board() -> impl Strategy<Value = String> {
+        let rect = (0usize..14, 0usize..10, 2usize..6, 2usize..6);
+        (prop::collection::vec(rect, 2..6), prop::collection::vec(any::<bool>(), 5)).prop_map(
+            |(rects, bends)| {
+                let (w, h) = (16, 12);
+                let mut floor = vec![vec![false; w]; h];
+                let clip =
+                    |(x, y, rw, rh): (usize, usize, usize, usize)| (x, y, rw.min(w - x), rh.min(h - y));
+                let rects: Vec<_> = rects.into_iter().map(clip).collect();
+                for &(x, y, rw, rh) in &rects {
+                    for row in floor.iter_mut().skip(y).take(rh) {
+                        row[x..x + rw].iter_mut().for_each(|f| *f = true);
+                    }
+                }
+                for (k, pair) in rects.windows(2).enumerate() {
+                    let ((ax, ay), (bx, by)) = ((pair[0].0, pair[0].1), (pair[1].0, pair[1].1));
+                    let corner = if bends[k] { (bx, ay) } else { (ax, by) };
+                    for (from, to) in [((ax, ay), corner), (corner, (bx, by))] {
+                        let (x0, x1) = (from.0.min(to.0), from.0.max(to.0));
+                        let (y0, y1) = (from.1.min(to.1), from.1.max(to.1));
+                        for row in floor.iter_mut().take(y1 + 1).skip(y0) {
+                            row[x0..=x1].iter_mut().for_each(|f| *f = true);
+                        }
+                    }
+                }
+                let (px, py) = (rects[0].0, rects[0].1);
+                let mut text = "#".repeat(w + 2) + "\n";
+                for (y, row) in floor.iter().enumerate() {
+                    text.push('#');
+                    for (x, &f) in row.iter().enumerate() {
+                        text.push(match (x, y) {
+                            _ if (x, y) == (px, py) => '@',
+                            _ if (x, y) == (px + 1, py) => '*',
+                            _ if f => ' ',
+                            _ => '#',
+                        });
+                    }
+                    text.push_str("#\n");
+                }
+                text + &"#".repeat(w + 2)
+            },
+        )
+    }
+
+    /// Either kind of board.
+    fn any_board() -> impl Strategy<Value = String> {
+        prop_oneof![open_board(), rooms_board()]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// The walks with their marks kept from position to position give what fresh walks
+        /// give, for boxes anywhere.
+        #[test]
+        fn walks_that_reuse_their_marks_give_what_fresh_walks_give(
+            text in any_board(),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..30),
+        ) {
+            let level = Level::parse(&text).expect("a level");
+            let board = level.board();
+            let links = RoomLinks::new(board);
+            prop_assume!(links.rooms() > 0);
+            let mut scratch = LinkScratch::default();
+            let mut boxes = Vec::new();
+            let mut map = BoxMap::new(board.n_cells());
+            // Boxes added one at a time, the same scratch reused, as a search does.
+            for pick in picks {
+                let cell = pick.index(board.n_cells()) as Cell;
+                if !boxes.contains(&cell) {
+                    boxes.push(cell);
+                }
+                map.set_all(&boxes);
+                let want = linked_by_walks(&links, &map);
+                prop_assert_eq!(links.linked(|c| map.is_box(c), &mut scratch), &want[..]);
+            }
+        }
+
+        /// A move the local test passes leaves the cut links as they were.
+        #[test]
+        fn a_move_that_keeps_the_links_by_the_local_test_keeps_them(
+            text in any_board(),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 1..30),
+            from in any::<prop::sample::Index>(),
+            to in any::<prop::sample::Index>(),
+        ) {
+            let level = Level::parse(&text).expect("a level");
+            let board = level.board();
+            let links = RoomLinks::new(board);
+            let n = board.n_cells();
+            let mut boxes: Vec<Cell> = picks.iter().map(|p| p.index(n) as Cell).collect();
+            boxes.sort_unstable();
+            boxes.dedup();
+            let (from, to) = (boxes[from.index(boxes.len())], to.index(n) as Cell);
+            prop_assume!(!boxes.contains(&to));
+            let mut scratch = LinkScratch::default();
+            let mut map = BoxMap::new(n);
+            map.set_all(&boxes);
+            let before = links.cut(&map, &mut scratch);
+            let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
+            let mut map = BoxMap::new(n);
+            map.set_all(&after);
+            if links.keeps(&map, from, to) {
+                prop_assert_eq!(links.cut(&map, &mut scratch), before);
+            }
+        }
     }
 }

@@ -47,6 +47,7 @@ impl Expander for Forward<'_> {
             links: LinkScratch::default(),
             pairs: PairScratch::default(),
             pair_gains: PairGains::default(),
+            hot_counts: Vec::new(),
         }
     }
 
@@ -125,7 +126,9 @@ impl Expander for Forward<'_> {
             off_goal: node.boxes.iter().filter(|&&b| !board.is_goal(b)).count(),
             base: node.fp ^ board.zobrist().player_key(node.player),
             table,
+            cut_links: if self.config.features { self.links.cut(&s.boxes, &mut s.links) } else { 0 },
         };
+        self.hotspots.blocked_counts(node.boxes, &mut s.hot_counts);
         let forced =
             if self.config.tunnels { forced_box(board, &s.boxes, node.boxes, &s.reach) } else { Forced::No };
         match forced {

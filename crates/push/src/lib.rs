@@ -353,6 +353,8 @@ struct Context {
     base: Fingerprint,
     /// Distances around the boxes frozen on goals, when there are any.
     table: Option<Arc<DistanceTable>>,
+    /// The room links the state has cut (0 unless the feature cells count them).
+    cut_links: u32,
 }
 
 impl Forward<'_> {
@@ -629,7 +631,12 @@ impl Forward<'_> {
         }
         let moved = node.boxes.iter().enumerate().map(|(k, &c)| if k == i { to } else { c });
         let (unpacked, out_of_plan) = self.unpacked(|c| s.boxes.is_box(c), moved);
-        let cut_links = self.links.cut(&s.boxes, &mut s.links);
+        // The parent's count, when the move cannot change it (see `RoomLinks::keeps`).
+        let cut_links = if self.links.keeps(&s.boxes, b, to) {
+            ctx.cut_links
+        } else {
+            self.links.cut(&s.boxes, &mut s.links)
+        };
         let explores = self.config.features
             && self.config.explorer
             && !matches!(how, Arrival::Macro(..))
@@ -651,7 +658,7 @@ impl Forward<'_> {
                     unplaced: unpacked.unwrap_or(child_off as u32),
                     areas,
                     cut_links,
-                    hotspots: self.hotspots.count_moved(node.boxes, i, to),
+                    hotspots: self.hotspots.count_moved_with(node.boxes, &s.hot_counts, i, to),
                     out_of_plan,
                 }
                 .pack()
@@ -751,6 +758,9 @@ pub struct PushScratch {
     /// The pair bound's working memory, and the gains of the node being expanded.
     pairs: PairScratch,
     pair_gains: PairGains,
+    /// Per box of the state being expanded: how many others it blocks (empty unless the
+    /// feature cells count hotspots).
+    hot_counts: Vec<u16>,
 }
 
 #[cfg(test)]
