@@ -30,8 +30,11 @@ const PASSAGE: u8 = u8::MAX;
 pub struct RoomLinks {
     /// Per cell: its room, or [`PASSAGE`].
     room: Vec<u8>,
-    /// The cells of every room, in cell order (a walk starts from each one not yet walked).
+    /// The cells of every room, room by room and in cell order inside a room (a walk starts
+    /// from each one not yet walked).
     room_cells: Vec<Cell>,
+    /// Where each room's cells start in `room_cells` (one more entry at the end).
+    room_start: Vec<u32>,
     rooms: usize,
     /// Per room: the rooms it is linked to on the empty board.
     base: Vec<u64>,
@@ -77,7 +80,8 @@ fn side_run(free: u8) -> u8 {
     }
 }
 
-/// Working memory for [`RoomLinks::cut`], one per thread.
+/// Working memory for [`RoomLinks::cut`], one per thread, and what
+/// [`RoomLinks::cut_parent`] keeps of a position for [`RoomLinks::cut_child`].
 #[derive(Clone, Debug, Default)]
 pub struct LinkScratch {
     /// Per cell: the walk that last reached it.
@@ -87,8 +91,17 @@ pub struct LinkScratch {
     walk_no: u32,
     position_no: u32,
     queue: Vec<Cell>,
-    /// Per room: the rooms every free part of it reaches.
+    /// Per room: the rooms its free parts reach, all of them (every room while it has no
+    /// free part), before the rooms without free squares are taken out.
     reach: Vec<u64>,
+    /// Per room: the rooms every free part of it reaches, with the other rooms linked.
+    linked: Vec<u64>,
+    /// The parent position: its `reach`, its rooms with free squares, its cut links, and per
+    /// cell the rooms whose walks went through it.
+    parent_reach: Vec<u64>,
+    parent_free: u64,
+    parent_cut: u32,
+    walked_by: Vec<u64>,
 }
 
 impl RoomLinks {
@@ -157,13 +170,21 @@ impl RoomLinks {
         let room: Vec<u8> = (0..n)
             .map(|c| if rooms == 0 || shared[c] || claim[c] == usize::MAX { PASSAGE } else { claim[c] as u8 })
             .collect();
-        let room_cells = (0..n as Cell).filter(|&c| room[c as usize] != PASSAGE).collect();
+        let mut room_cells: Vec<Cell> = (0..n as Cell).filter(|&c| room[c as usize] != PASSAGE).collect();
+        room_cells.sort_by_key(|&c| room[c as usize]);
+        let room_start = (0..=rooms)
+            .map(|r| room_cells.partition_point(|&c| (room[c as usize] as usize) < r) as u32)
+            .collect();
         let adjacent: Vec<[Cell; 4]> = (0..n as Cell).map(|c| *board.neighbours(c)).collect();
         let (ring, own_ring) = (0..n as Cell).map(|c| ring_of(board, &room, c)).unzip();
-        let mut links = RoomLinks { room, room_cells, rooms, base: vec![0; rooms], adjacent, ring, own_ring };
+        let mut links =
+            RoomLinks { room, room_cells, room_start, rooms, base: vec![0; rooms], adjacent, ring, own_ring };
         if rooms > 1 {
             let mut scratch = LinkScratch::default();
-            links.base = links.linked(|_| false, &mut scratch).to_vec();
+            links.prepare(&mut scratch);
+            let free = links.walk_rooms(|_| false, &mut scratch, links.all_rooms(), false);
+            links.count_cut(&mut scratch, free);
+            links.base = scratch.linked;
         } else {
             links.rooms = 0;
         }
@@ -192,7 +213,89 @@ impl RoomLinks {
         if self.rooms == 0 {
             return 0;
         }
-        let linked = self.linked(|c| boxes.is_box(c), scratch);
+        self.prepare(scratch);
+        let free = self.walk_rooms(|c| boxes.is_box(c), scratch, self.all_rooms(), false);
+        self.count_cut(scratch, free)
+    }
+
+    /// [`RoomLinks::cut`] of a position whose children [`RoomLinks::cut_child`] counts next:
+    /// it keeps what they need in `scratch`.
+    pub fn cut_parent(&self, boxes: &BoxMap, scratch: &mut LinkScratch) -> u32 {
+        if self.rooms == 0 {
+            return 0;
+        }
+        self.prepare(scratch);
+        scratch.walked_by.clear();
+        scratch.walked_by.resize(self.room.len(), 0);
+        let free = self.walk_rooms(|c| boxes.is_box(c), scratch, self.all_rooms(), true);
+        scratch.parent_reach.clone_from(&scratch.reach);
+        scratch.parent_free = free;
+        scratch.parent_cut = self.count_cut(scratch, free);
+        scratch.parent_cut
+    }
+
+    /// [`RoomLinks::cut`] of the child of the last [`RoomLinks::cut_parent`] position that
+    /// moves a box from `from` to `to`, `boxes` holding the child's boxes. Only the rooms whose
+    /// walks the move can change walk again: those whose walks went through `to`, and for
+    /// `from` its own room, or for a passage square the rooms whose walks came next to it.
+    pub fn cut_child(&self, boxes: &BoxMap, from: Cell, to: Cell, scratch: &mut LinkScratch) -> u32 {
+        if self.rooms == 0 || self.keeps(boxes, from, to) {
+            return scratch.parent_cut;
+        }
+        let mut changed = scratch.walked_by[to as usize];
+        match self.room[from as usize] {
+            PASSAGE => {
+                for &o in &self.adjacent[from as usize] {
+                    if o != NO_CELL {
+                        changed |= scratch.walked_by[o as usize];
+                    }
+                }
+            }
+            r => changed |= 1 << r,
+        }
+        if changed == 0 {
+            return scratch.parent_cut;
+        }
+        self.prepare(scratch);
+        scratch.reach.clone_from(&scratch.parent_reach);
+        let free = self.walk_rooms(|c| boxes.is_box(c), scratch, changed, false);
+        self.count_cut(scratch, (scratch.parent_free & !changed) | free)
+    }
+
+    /// Every room, as a mask.
+    fn all_rooms(&self) -> u64 {
+        if self.rooms == 64 {
+            u64::MAX
+        } else {
+            (1 << self.rooms) - 1
+        }
+    }
+
+    /// Sizes `s` for the board and starts a new position.
+    fn prepare(&self, s: &mut LinkScratch) {
+        let n = self.room.len();
+        if s.walk.len() != n {
+            s.walk = vec![0; n];
+            s.done = vec![0; n];
+            s.walk_no = 0;
+            s.position_no = 0;
+        }
+        s.reach.resize(self.rooms, !0);
+        s.position_no = s.position_no.wrapping_add(1);
+        if s.position_no == 0 {
+            s.done.fill(0);
+            s.position_no = 1;
+        }
+    }
+
+    /// The cut links of the position whose walks `s.reach` holds, `free` its rooms with free
+    /// squares.
+    fn count_cut(&self, s: &mut LinkScratch, free: u64) -> u32 {
+        s.linked.clear();
+        s.linked.extend(
+            s.reach.iter().enumerate().map(|(r, &reach)| if free >> r & 1 == 0 { 0 } else { reach & free }),
+        );
+        let linked = &s.linked;
         let mut cut = 0;
         for (a, (&now, &base)) in linked.iter().zip(&self.base).enumerate() {
             // Symmetric: a link holds only if each side reaches the other.
@@ -240,66 +343,77 @@ impl RoomLinks {
         run != 0 && (self.room[cell as usize] == PASSAGE || run & self.own_ring[cell as usize] != 0)
     }
 
-    /// Per room: the rooms every free part of it reaches (none for a room with no free square).
-    fn linked<'s>(&self, is_box: impl Fn(Cell) -> bool, s: &'s mut LinkScratch) -> &'s [u64] {
-        let n = self.room.len();
-        if s.walk.len() != n {
-            *s = LinkScratch { walk: vec![0; n], done: vec![0; n], ..LinkScratch::default() };
-        }
-        s.position_no = s.position_no.wrapping_add(1);
-        if s.position_no == 0 {
-            s.done.fill(0);
-            s.position_no = 1;
-        }
-        s.reach.clear();
-        s.reach.resize(self.rooms, !0);
+    /// Walks from every free square of the rooms in `rooms` (a mask) not yet walked in this
+    /// position, through the room's own free squares and the free passage squares, and sets
+    /// the rooms' rows of `s.reach` to the rooms every walk touched (every room for a room
+    /// with no free square). Returns which of those rooms have free squares. With `record`,
+    /// marks in `s.walked_by` the rooms whose walks went through each square.
+    fn walk_rooms(
+        &self,
+        is_box: impl Fn(Cell) -> bool,
+        s: &mut LinkScratch,
+        rooms: u64,
+        record: bool,
+    ) -> u64 {
         let mut free = 0u64;
-        for &start in &self.room_cells {
-            if s.done[start as usize] == s.position_no || is_box(start) {
-                continue;
-            }
-            let own = self.room[start as usize];
-            s.walk_no = s.walk_no.wrapping_add(1);
-            if s.walk_no == 0 {
-                s.walk.fill(0);
-                s.walk_no = 1;
-            }
-            let mut seen = 0u64;
-            s.queue.clear();
-            s.queue.push(start);
-            s.walk[start as usize] = s.walk_no;
-            s.done[start as usize] = s.position_no;
-            while let Some(c) = s.queue.pop() {
-                for &o in &self.adjacent[c as usize] {
-                    if o == NO_CELL {
-                        continue;
-                    }
-                    let r = self.room[o as usize];
-                    if r != PASSAGE && r != own {
-                        seen |= 1 << r;
-                        continue;
-                    }
-                    if s.walk[o as usize] == s.walk_no || is_box(o) {
-                        continue;
-                    }
-                    s.walk[o as usize] = s.walk_no;
-                    if r == own {
-                        s.done[o as usize] = s.position_no;
-                    }
-                    s.queue.push(o);
+        let mut rest = rooms;
+        while rest != 0 {
+            let own = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            s.reach[own as usize] = !0;
+            let cells = &self.room_cells
+                [self.room_start[own as usize] as usize..self.room_start[own as usize + 1] as usize];
+            for &start in cells {
+                if s.done[start as usize] == s.position_no || is_box(start) {
+                    continue;
                 }
+                s.walk_no = s.walk_no.wrapping_add(1);
+                if s.walk_no == 0 {
+                    s.walk.fill(0);
+                    s.walk_no = 1;
+                }
+                let mut seen = 0u64;
+                s.queue.clear();
+                s.queue.push(start);
+                s.walk[start as usize] = s.walk_no;
+                s.done[start as usize] = s.position_no;
+                while let Some(c) = s.queue.pop() {
+                    if record {
+                        s.walked_by[c as usize] |= 1 << own;
+                    }
+                    for &o in &self.adjacent[c as usize] {
+                        if o == NO_CELL {
+                            continue;
+                        }
+                        let r = self.room[o as usize];
+                        if r != PASSAGE && r != own {
+                            seen |= 1 << r;
+                            continue;
+                        }
+                        if s.walk[o as usize] == s.walk_no || is_box(o) {
+                            continue;
+                        }
+                        s.walk[o as usize] = s.walk_no;
+                        if r == own {
+                            s.done[o as usize] = s.position_no;
+                        }
+                        s.queue.push(o);
+                    }
+                }
+                s.reach[own as usize] &= seen;
+                free |= 1 << own;
             }
-            s.reach[own as usize] &= seen;
-            free |= 1 << own;
         }
-        for (r, reach) in s.reach.iter_mut().enumerate() {
-            if free >> r & 1 == 0 {
-                *reach = 0;
-            } else {
-                *reach &= free;
-            }
-        }
-        &s.reach
+        free
+    }
+
+    /// Per room: the rooms every free part of it reaches (none for a room with no free square).
+    #[cfg(test)]
+    fn linked<'s>(&self, is_box: impl Fn(Cell) -> bool, s: &'s mut LinkScratch) -> &'s [u64] {
+        self.prepare(s);
+        let free = self.walk_rooms(is_box, s, self.all_rooms(), false);
+        self.count_cut(s, free);
+        &s.linked
     }
 }
 
@@ -615,6 +729,40 @@ mod tests {
             map.set_all(&after);
             if links.keeps(&map, from, to) {
                 prop_assert_eq!(links.cut(&map, &mut scratch), before);
+            }
+        }
+
+        /// A child's count from its parent's walks is the count afresh, for several children
+        /// of one parent in turn.
+        #[test]
+        fn a_child_counted_from_its_parent_is_counted_as_afresh(
+            text in any_board(),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 1..30),
+            moves in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..8),
+        ) {
+            let level = Level::parse(&text).expect("a level");
+            let board = level.board();
+            let links = RoomLinks::new(board);
+            let n = board.n_cells();
+            let mut boxes: Vec<Cell> = picks.iter().map(|p| p.index(n) as Cell).collect();
+            boxes.sort_unstable();
+            boxes.dedup();
+            let (mut scratch, mut fresh) = (LinkScratch::default(), LinkScratch::default());
+            let mut map = BoxMap::new(n);
+            map.set_all(&boxes);
+            let parent = links.cut_parent(&map, &mut scratch);
+            prop_assert_eq!(parent, links.cut(&map, &mut fresh));
+            for (from, to) in moves {
+                let (from, to) = (boxes[from.index(boxes.len())], to.index(n) as Cell);
+                if boxes.contains(&to) {
+                    continue;
+                }
+                let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
+                let mut child = BoxMap::new(n);
+                child.set_all(&after);
+                prop_assert_eq!(links.cut_child(&child, from, to, &mut scratch), links.cut(&child, &mut fresh));
+                // A fresh count between children, with the same scratch, changes nothing.
+                links.cut(&map, &mut scratch);
             }
         }
     }

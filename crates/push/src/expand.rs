@@ -126,8 +126,11 @@ impl Expander for Forward<'_> {
             off_goal: node.boxes.iter().filter(|&&b| !board.is_goal(b)).count(),
             base: node.fp ^ board.zobrist().player_key(node.player),
             table,
-            cut_links: if self.config.features { self.links.cut(&s.boxes, &mut s.links) } else { 0 },
         };
+        if self.config.features {
+            // What the children's counts start from (`RoomLinks::cut_child`).
+            self.links.cut_parent(&s.boxes, &mut s.links);
+        }
         self.hotspots.blocked_counts(node.boxes, &mut s.hot_counts);
         let forced =
             if self.config.tunnels { forced_box(board, &s.boxes, node.boxes, &s.reach) } else { Forced::No };

@@ -353,8 +353,6 @@ struct Context {
     base: Fingerprint,
     /// Distances around the boxes frozen on goals, when there are any.
     table: Option<Arc<DistanceTable>>,
-    /// The room links the state has cut (0 unless the feature cells count them).
-    cut_links: u32,
 }
 
 impl Forward<'_> {
@@ -631,12 +629,7 @@ impl Forward<'_> {
         }
         let moved = node.boxes.iter().enumerate().map(|(k, &c)| if k == i { to } else { c });
         let (unpacked, out_of_plan) = self.unpacked(|c| s.boxes.is_box(c), moved);
-        // The parent's count, when the move cannot change it (see `RoomLinks::keeps`).
-        let cut_links = if self.links.keeps(&s.boxes, b, to) {
-            ctx.cut_links
-        } else {
-            self.links.cut(&s.boxes, &mut s.links)
-        };
+        let cut_links = self.links.cut_child(&s.boxes, b, to, &mut s.links);
         let explores = self.config.features
             && self.config.explorer
             && !matches!(how, Arrival::Macro(..))
