@@ -91,8 +91,8 @@ pub struct LinkScratch {
     walk_no: u32,
     position_no: u32,
     queue: Vec<Cell>,
-    /// Per room: the rooms its free parts reach, all of them (every room while it has no
-    /// free part), before the rooms without free squares are taken out.
+    /// Per room: the rooms that every one of its free parts reaches (all rooms for a room
+    /// with no free part), before the rooms without free squares are taken out.
     reach: Vec<u64>,
     /// Per room: the rooms every free part of it reaches, with the other rooms linked.
     linked: Vec<u64>,
@@ -418,8 +418,8 @@ impl RoomLinks {
 }
 
 /// The ring of `cell` and which of its squares lie in the cell's room, for
-/// [`RoomLinks::ring`]: `None` when a square around it (a side, or a corner next to a free
-/// side) lies in another room, or, for a passage square, in any room.
+/// [`RoomLinks::ring`]: `None` when a square around it lies in another room, or, for a
+/// passage square, in any room.
 fn ring_of(board: &Board, room: &[u8], cell: Cell) -> (Option<[Cell; 8]>, u8) {
     use crate::Dir::{Down, Left, Right, Up};
     let step = |c: Cell, d| if c == NO_CELL { NO_CELL } else { board.neighbour(c, d) };
