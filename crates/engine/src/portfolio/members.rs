@@ -263,7 +263,7 @@ pub fn catalogue() -> Vec<Member> {
 /// | `bi-fess,bi-fess-box,bi-fess-advised,bi-fess-planned,fwd-fess-planned` | 41 + 35 = 76 | |
 /// | `bi-fess,bi-fess-box,bi-fess-planned,fwd-fess-planned` | 41 + 35 = 76 | 43 + 38 = 81, in 0.80x (XSokoban) and 0.93x (Sasquatch) the time per level of `bi-fess,bi-fess-box,bi-fess-advised,bi-fess-planned` with the cut |
 /// | the same, with out of plan in `fwd-fess-planned` (the default) | 42 + 38 = 80 (against 41 + 37 with the plans of 2026-12-07) | at 60 s: 44 + 41, as without, in 1.05x and 0.75x the time per level |
-/// | the same with `fwd-fess-rooms` for `fwd-fess-planned` (not the default) | 40 + 37 = 77 | at 60 s: XSokoban 45/45 in 105.5 s, against 44/45 in 182.7 s |
+/// | the same with `fwd-fess-rooms` for `fwd-fess-planned` (not the default) | 40 + 37 = 77 | at 60 s: 45 + 41 in 102.1 s + 588.2 s, against 44 + 41 in 168.1 s + 588.8 s |
 ///
 /// Against the four two-way members with the cut, the four of the default (before out of
 /// plan) gain XSokoban 11, 13, 16, 28
