@@ -323,7 +323,7 @@ impl RoomLinks {
     /// to another), and, for a room square, one of those free squares in its room (so it
     /// neither makes nor ends a free part of its room). Such a square touches no other room,
     /// and no walk gains or loses a way or a room it reaches.
-    pub fn keeps(&self, boxes: &BoxMap, from: Cell, to: Cell) -> bool {
+    fn keeps(&self, boxes: &BoxMap, from: Cell, to: Cell) -> bool {
         self.rooms == 0
             || (self.quiet(to, |c| c != from && !boxes.is_box(c)) && self.quiet(from, |c| !boxes.is_box(c)))
     }
@@ -669,6 +669,22 @@ mod tests {
         )
     }
 
+    /// The distinct cells `picks` choose among `n`, in order.
+    fn distinct_cells(picks: &[prop::sample::Index], n: usize) -> Vec<Cell> {
+        let mut cells: Vec<Cell> = picks.iter().map(|p| p.index(n) as Cell).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+
+    /// The box map of `boxes` with the box on `from` moved to `to`, on a board of `n` cells.
+    fn moved(boxes: &[Cell], from: Cell, to: Cell, n: usize) -> BoxMap {
+        let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
+        let mut map = BoxMap::new(n);
+        map.set_all(&after);
+        map
+    }
+
     /// Either kind of board.
     fn any_board() -> impl Strategy<Value = String> {
         prop_oneof![open_board(), rooms_board()]
@@ -715,18 +731,14 @@ mod tests {
             let board = level.board();
             let links = RoomLinks::new(board);
             let n = board.n_cells();
-            let mut boxes: Vec<Cell> = picks.iter().map(|p| p.index(n) as Cell).collect();
-            boxes.sort_unstable();
-            boxes.dedup();
+            let boxes = distinct_cells(&picks, n);
             let (from, to) = (boxes[from.index(boxes.len())], to.index(n) as Cell);
             prop_assume!(!boxes.contains(&to));
             let mut scratch = LinkScratch::default();
             let mut map = BoxMap::new(n);
             map.set_all(&boxes);
             let before = links.cut(&map, &mut scratch);
-            let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
-            let mut map = BoxMap::new(n);
-            map.set_all(&after);
+            let map = moved(&boxes, from, to, n);
             if links.keeps(&map, from, to) {
                 prop_assert_eq!(links.cut(&map, &mut scratch), before);
             }
@@ -744,9 +756,7 @@ mod tests {
             let board = level.board();
             let links = RoomLinks::new(board);
             let n = board.n_cells();
-            let mut boxes: Vec<Cell> = picks.iter().map(|p| p.index(n) as Cell).collect();
-            boxes.sort_unstable();
-            boxes.dedup();
+            let boxes = distinct_cells(&picks, n);
             let (mut scratch, mut fresh) = (LinkScratch::default(), LinkScratch::default());
             let mut map = BoxMap::new(n);
             map.set_all(&boxes);
@@ -757,9 +767,7 @@ mod tests {
                 if boxes.contains(&to) {
                     continue;
                 }
-                let after: Vec<Cell> = boxes.iter().map(|&b| if b == from { to } else { b }).collect();
-                let mut child = BoxMap::new(n);
-                child.set_all(&after);
+                let child = moved(&boxes, from, to, n);
                 prop_assert_eq!(links.cut_child(&child, from, to, &mut scratch), links.cut(&child, &mut fresh));
                 // A fresh count between children, with the same scratch, changes nothing.
                 links.cut(&map, &mut scratch);
