@@ -6,8 +6,10 @@
 //! to any square it can reach with the other boxes standing still (a box move, as in
 //! Festival); a box that reaches a start square (a *base*) not used yet leaves the board and
 //! uses it up. Boxes are told apart only by where they stand, so every box may go home to any
-//! base, and a box gone home is out of the way of the others. When some box can go home,
-//! only such moves are made (for each box, to the first base its walk reaches). A greedy
+//! base, and a box gone home is out of the way of the others. A box may take a base only if
+//! every other box can still reach one left (as a lone box), and a box that stands on a base
+//! (a goal that is also a start square) goes home where it stands. When some box can go
+//! home, only such moves are made (for each box, to the first base its walk reaches). A greedy
 //! best-first search (fewest boxes left, then the smallest sum of each box's pulls to its
 //! nearest unused base, then a box parked off the goals going home, or the box the last move
 //! moved) looks for a position with no box left, and takes the position nearest that when
@@ -369,6 +371,33 @@ mod tests {
         // With a budget of one position neither search finishes: the plan keeps the boxes.
         let cut = ParkingPlan::with_budget(b, 1, PlanOrder::Cells).unwrap();
         assert!(!cut.is_complete());
+    }
+
+    #[test]
+    fn a_box_standing_on_a_goal_and_a_start_square_goes_home_where_it_stands() {
+        // The box on the left starts on its goal, in a pocket no box can be pulled into. Taken
+        // elsewhere it would leave the other box no start square it can reach: it stays, and
+        // the plan brings the other box from its start square to the far goal.
+        let l = level("######\n##  .#\n#*@  #\n## $ #\n##   #\n######\n");
+        let b = l.board();
+        let cell = |x, y| b.cell(x, y).unwrap();
+        let plan = ParkingPlan::new(b).unwrap();
+        assert!(plan.is_complete());
+        let steps: Vec<(From, Cell)> = plan.steps().iter().map(|s| (s.from, s.to)).collect();
+        assert!(steps.contains(&(From::Home, cell(1, 2))), "{steps:?}");
+        assert!(steps.contains(&(From::Home, cell(4, 1))), "{steps:?}");
+        assert_eq!(plan.unpacked(|c| c == cell(1, 2) || c == cell(4, 1)), 0);
+    }
+
+    #[test]
+    fn a_box_goes_home_only_to_a_start_square_that_leaves_the_others_one() {
+        // Pulled from the upper goal, a box reaches the start square below it first; taking
+        // that one would leave the lower goal's box no start square it can reach. The plan
+        // finishes, each box home to a start square it leaves the other.
+        let l = level("#######\n#@$.  #\n## $  #\n#   # #\n# #.# #\n#######\n");
+        let plan = ParkingPlan::with_budget(l.board(), PLAN_POSITIONS, PlanOrder::Greedy).unwrap();
+        assert!(plan.is_complete());
+        assert!(plan.steps().iter().all(|s| s.from == From::Home));
     }
 
     #[test]

@@ -108,7 +108,7 @@ fn plans_are_consistent_on_the_shared_collections() {
             );
         }
         // Pushing boxes home from the start finishes far less often (7 of 45 XSokoban levels,
-        // 31 of 50 Sasquatch): no share is asserted for the backward plans.
+        // 33 of 50 Sasquatch): no share is asserted for the backward plans.
         eprintln!(
             "{file}: {forward} of {levels} plans finished ({greedy} greedy), {backward} backward plans"
         );

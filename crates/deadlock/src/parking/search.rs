@@ -136,6 +136,9 @@ impl ParkingPlan {
         let mut children: Vec<Node> = Vec::new();
         let mut pulls: Vec<u32> = Vec::new();
         let mut kept: Vec<(Node, u32)> = Vec::new();
+        // One box's moves from a position: where it goes, where the player then stands, and
+        // how many box moves that takes.
+        let mut moves: Vec<(Cell, Cell, u32)> = Vec::new();
         let mut pops = 0usize;
         loop {
             let at = if in_cells {
@@ -165,12 +168,29 @@ impl ParkingPlan {
             children.clear();
             pulls.clear();
             let mut homes = false;
+            // A base box `i` may take: unused, and leaving each other box a base it can
+            // reach alone (taking it otherwise strands a box, and only moves home are kept
+            // once one box can go).
+            let home_for = |p: Cell, i: usize| {
+                home_on(p, bases).filter(|&j| {
+                    let left = bases & !(1u128 << j);
+                    boxes.iter().enumerate().all(|(k, &c)| k == i || near(c, left) < unreachable)
+                })
+            };
             for (i, &b) in boxes.iter().enumerate() {
-                map.clear(b);
-                runs.walk(board, &mut map, &mut reach, b, player, |p| home_on(p, bases).is_some());
-                map.set(b, 0);
-                for (k, &(p, p2)) in runs.reached.iter().enumerate() {
-                    let home = home_on(p, bases);
+                moves.clear();
+                if home_for(b, i).is_some() {
+                    // A box standing on a base (a goal that is also a start square) goes home
+                    // where it stands.
+                    moves.push((b, player, 0));
+                } else {
+                    map.clear(b);
+                    runs.walk(board, &mut map, &mut reach, b, player, |p| home_for(p, i).is_some());
+                    map.set(b, 0);
+                    moves.extend(runs.reached.iter().zip(&runs.depths).map(|(&(p, p2), &d)| (p, p2, d)));
+                }
+                for &(p, p2, depth) in &moves {
+                    let home = home_for(p, i);
                     if homes && home.is_none() {
                         continue;
                     }
@@ -207,7 +227,7 @@ impl ParkingPlan {
                         weight: 0,
                         regions: 0,
                     });
-                    pulls.push(runs.depths[k]);
+                    pulls.push(depth);
                     if home.is_some() {
                         // One way home per box.
                         break;
