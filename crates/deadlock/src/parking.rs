@@ -28,11 +28,6 @@
 //! positions with more boxes parked (or taken off the goals) in play, and the advisors prefer
 //! long pulls, so boxes wait deep in other rooms. The second plan is taken when it finishes.
 //!
-//! When neither finishes, a third search ([`PlanOrder::Free`]) runs in the greedy order but
-//! keeps every move of every box when some box can go home: the first two keep only the
-//! moves home then, and can run dry where a box must park first so that the others find
-//! their way. Its plan is taken when it finishes.
-//!
 //! Read forwards, the moves on the way there are the plan: each *step* brings a box to a
 //! square, from its start square, from where an earlier step parked it, or (for the boxes
 //! the search left on the board, the *initial* steps) from nowhere: the box stands there
@@ -79,9 +74,6 @@ pub enum PlanOrder {
     /// FESS's order: feature cells in turn, and inside a cell the fewest moves no advisor
     /// recommended.
     Cells,
-    /// The greedy order, keeping every move of every box (to park it too) when some box can
-    /// go home: the third search, for levels where the other two run dry or out of budget.
-    Free,
 }
 
 /// No later step moves the box on.
@@ -144,17 +136,16 @@ struct Zones {
 impl ParkingPlan {
     /// The plan of `board`'s level, or `None` when the level has more than [`MAX_BASES`]
     /// start squares, no box to place, or a goal from which no box can be pulled to a start
-    /// square: [`ParkingPlan::forward`] with the second and third searches.
+    /// square: [`ParkingPlan::forward`] with the second search in feature cells.
     pub fn new(board: &Board) -> Option<ParkingPlan> {
-        ParkingPlan::forward(board, true, true)
+        ParkingPlan::forward(board, true)
     }
 
-    /// The forward search's plan: the greedy search first; when it does not finish, the
-    /// search in feature cells where `cells` holds, then the free one
-    /// ([`PlanOrder::Free`]) where `free` holds, each plan taken if that one finishes (see
-    /// the module docs).
-    pub fn forward(board: &Board, cells: bool, free: bool) -> Option<ParkingPlan> {
-        ParkingPlan::searches(board, Side::Forward, None, cells, free)
+    /// The forward search's plan: the greedy search first, then, when it does not finish and
+    /// `cells` holds, the search in feature cells, whose plan is taken if that one finishes
+    /// (see the module docs).
+    pub fn forward(board: &Board, cells: bool) -> Option<ParkingPlan> {
+        ParkingPlan::two_searches(board, Side::Forward, None, cells)
     }
 
     /// [`ParkingPlan::new`] with one search of at most `budget` positions in `order`.
@@ -167,31 +158,21 @@ impl ParkingPlan {
     /// from the start position, pushing boxes one box move at a time and taking a box off
     /// the board when it reaches a goal not used yet. Read backwards, its moves say in which
     /// order the start squares fill and where boxes wait on the way. `None` as for
-    /// [`ParkingPlan::new`], with goals and start squares swapped; `cells` and `free` as
-    /// for [`ParkingPlan::forward`].
-    pub fn backward(board: &Board, player: Cell, cells: bool, free: bool) -> Option<ParkingPlan> {
-        ParkingPlan::searches(board, Side::Backward, Some(player), cells, free)
+    /// [`ParkingPlan::new`], with goals and start squares swapped; `cells` as for
+    /// [`ParkingPlan::forward`].
+    pub fn backward(board: &Board, player: Cell, cells: bool) -> Option<ParkingPlan> {
+        ParkingPlan::two_searches(board, Side::Backward, Some(player), cells)
     }
 
-    /// The greedy search; while no plan has finished, the one in feature cells where `cells`
-    /// holds and the free one where `free` holds; the first plan that finishes, else the
-    /// greedy one.
-    fn searches(
-        board: &Board,
-        side: Side,
-        player: Option<Cell>,
-        cells: bool,
-        free: bool,
-    ) -> Option<ParkingPlan> {
+    /// The greedy search, then the one in feature cells when the first does not finish and
+    /// `cells` holds; the second's plan if it finishes.
+    fn two_searches(board: &Board, side: Side, player: Option<Cell>, cells: bool) -> Option<ParkingPlan> {
         let plan = ParkingPlan::search(board, side, player, PLAN_POSITIONS, PlanOrder::Greedy)?;
-        if plan.complete {
+        if plan.complete || !cells {
             return Some(plan);
         }
-        let more = [(cells, PlanOrder::Cells), (free, PlanOrder::Free)];
-        let finished = more.into_iter().filter(|&(on, _)| on).find_map(|(_, order)| {
-            ParkingPlan::search(board, side, player, PLAN_POSITIONS, order).filter(|p| p.complete)
-        });
-        Some(finished.unwrap_or(plan))
+        let second = ParkingPlan::search(board, side, player, PLAN_POSITIONS, PlanOrder::Cells);
+        Some(second.filter(|p| p.complete).unwrap_or(plan))
     }
 
     /// Works out the out-of-plan zones (see `Zones::new`), once per plan however many
@@ -420,30 +401,13 @@ mod tests {
     }
 
     #[test]
-    fn the_third_search_parks_boxes_where_the_first_two_only_send_them_home() {
-        // Once a box can go home the first two searches keep only moves home, and here they
-        // run dry with boxes left; the third keeps the other boxes' moves too and finishes,
-        // parking a box on the way.
-        let l =
-            level("#########\n#   *.  #\n#  #.   #\n######$.#\n  ####  #\n  #   $$#\n  ##  $+#\n   ######\n");
-        let b = l.board();
-        for order in [PlanOrder::Greedy, PlanOrder::Cells] {
-            assert!(!ParkingPlan::with_budget(b, PLAN_POSITIONS, order).unwrap().is_complete(), "{order:?}");
-        }
-        let free = ParkingPlan::with_budget(b, PLAN_POSITIONS, PlanOrder::Free).unwrap();
-        assert!(free.is_complete());
-        assert!(free.steps().iter().any(|s| s.until().is_some()), "a box is parked");
-        assert_eq!(ParkingPlan::new(b).unwrap(), free);
-    }
-
-    #[test]
     fn the_backward_plan_reads_the_pushes_from_the_start_backwards() {
         // From the start, the plan's search pushes the left box home first (it is nearer
         // the player), then the right one: read backwards, the backward search fills the
         // right box's start square first, and a box there alone packs one step.
         let l = level("########\n#      #\n# $$   #\n#@   ..#\n########\n");
         let b = l.board();
-        let plan = ParkingPlan::backward(b, l.start().player, true, true).unwrap();
+        let plan = ParkingPlan::backward(b, l.start().player, true).unwrap();
         assert!(plan.is_complete());
         let cell = |x, y| b.cell(x, y).unwrap();
         let steps: Vec<(From, Cell)> = plan.steps().iter().map(|s| (s.from, s.to)).collect();
@@ -453,7 +417,7 @@ mod tests {
         assert_eq!(plan.unpacked(|c| b.is_start_square(c)), 0);
         // A start with no room to push fails to finish: the boxes stay, as initial steps.
         let stuck = level("#######\n#@$$..#\n#######\n");
-        let plan = ParkingPlan::backward(stuck.board(), stuck.start().player, true, true).unwrap();
+        let plan = ParkingPlan::backward(stuck.board(), stuck.start().player, true).unwrap();
         assert!(!plan.is_complete());
         assert!(plan.steps().iter().all(|s| s.from == From::Initial));
     }

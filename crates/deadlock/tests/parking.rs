@@ -19,14 +19,14 @@ use common::{all_repo_valid_levels, load, shared_levels};
 /// plan of the greedy search alone.
 fn check_level(what: &str, lv: &Level) -> [bool; 3] {
     let board = lv.board();
-    let backward = ParkingPlan::backward(board, lv.start().player, true, true);
+    let backward = ParkingPlan::backward(board, lv.start().player, true);
     if let Some(plan) = &backward {
         check_plan(&format!("{what} (backward)"), plan, board.start_squares());
     }
     let backward = backward.is_some_and(|p| p.is_complete());
     let Some(plan) = ParkingPlan::new(board) else { return [false, backward, false] };
     check_plan(what, &plan, board.goals());
-    let greedy = ParkingPlan::forward(board, false, false).expect("the same level has a greedy plan");
+    let greedy = ParkingPlan::forward(board, false).expect("the same level has a greedy plan");
     check_plan(&format!("{what} (greedy)"), &greedy, board.goals());
     if !greedy.is_complete() {
         let cells = ParkingPlan::with_budget(board, PLAN_POSITIONS, PlanOrder::Cells).expect("a plan");

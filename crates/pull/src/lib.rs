@@ -104,9 +104,6 @@ pub struct PullConfig {
     /// feature cells (as `PushConfig::plan_cells` does for the forward search's plan).
     /// Default on.
     pub plan_cells: bool,
-    /// With `parking_plan`: when neither of those searches finishes, a third that also parks
-    /// boxes (as `PushConfig::plan_free` does for the forward search's plan). Default on.
-    pub plan_free: bool,
 }
 
 impl Default for PullConfig {
@@ -125,7 +122,6 @@ impl Default for PullConfig {
             box_moves: false,
             parking_plan: false,
             plan_cells: true,
-            plan_free: true,
         }
     }
 }
@@ -173,11 +169,9 @@ impl<'a> Backward<'a> {
         });
         let packing = (config.features && config.packing).then(|| PackingOrder::new(board, Side::Backward));
         let packing = packing.filter(PackingOrder::has_order);
-        let same_plan = others
-            .iter()
-            .filter(|o| (o.config.plan_cells, o.config.plan_free) == (config.plan_cells, config.plan_free));
+        let same_plan = others.iter().filter(|o| o.config.plan_cells == config.plan_cells);
         let plan = shared(config.features && config.parking_plan, same_plan.map(|o| o.plan.clone()), || {
-            ParkingPlan::backward(board, start.player, config.plan_cells, config.plan_free)
+            ParkingPlan::backward(board, start.player, config.plan_cells)
         });
         let start_freeze = shared(config.start_freeze, others.iter().map(|o| o.start_freeze.clone()), || {
             StartFreeze::new(board, start).filter(|t| !t.is_idle())

@@ -186,12 +186,6 @@ pub struct PushConfig {
     /// level on one thread, XSokoban 1-45 and Sasquatch solved 41 + 37 levels against 41 + 35,
     /// losing none (`benches/results/2026-12-07-plan-cells.txt`).
     pub plan_cells: bool,
-    /// With `parking_plan`: when neither the greedy search nor the one in feature cells
-    /// finishes, a third search in the greedy order that keeps every box's moves (parking it)
-    /// when some box can go home, and take that plan if it finishes ([`bisolve_deadlock::parking::PlanOrder::Free`]).
-    /// Default on: unfinished plans on Boxoban hard 000 4 -> 1 of 1000, medium 5 -> 0; the
-    /// same plans on XSokoban 1-45 and Sasquatch (`benches/results/2026-12-08-plan-bases.txt`).
-    pub plan_free: bool,
     /// With `parking_plan`: the feature cells also count the boxes out of plan, on squares
     /// from which a box can no longer reach a square of a later step of the plan once its next
     /// steps are done (see [`bisolve_deadlock::parking`]). Default off; the default member
@@ -251,7 +245,6 @@ impl Default for PushConfig {
             explorer: false,
             parking_plan: true,
             plan_cells: true,
-            plan_free: true,
             out_of_plan: false,
             opener: false,
             imagine: false,

@@ -118,7 +118,7 @@ mod tests {
         let level = parking_room();
         let board = level.board();
         let at = |x, y| board.cell(x, y).expect("floor");
-        let plan = ParkingPlan::forward(board, true, true).expect("a plan");
+        let plan = ParkingPlan::forward(board, true).expect("a plan");
         let steps: Vec<Cell> = plan.steps().iter().map(|s| s.to).collect();
         assert_eq!(steps, vec![at(2, 2), at(3, 2), at(2, 3), at(4, 2), at(7, 5)], "the plan of the drawing");
         let waiting = Imagine::new(&plan).waiting;
@@ -132,7 +132,7 @@ mod tests {
         let level = parking_room();
         let board = level.board();
         let at = |x, y| board.cell(x, y).expect("floor");
-        let plan = ParkingPlan::forward(board, true, true).expect("a plan");
+        let plan = ParkingPlan::forward(board, true).expect("a plan");
         let imagine = Imagine::new(&plan);
         let boxes = level.start().boxes.clone();
         let base = FeatureCell { unplaced: 5, ..FeatureCell::default() };

@@ -213,11 +213,9 @@ impl<'a> Forward<'a> {
             .then(|| PackingOrder::new(board, Side::Forward));
         let counts_packed =
             config.features && config.packing && packing.as_ref().is_some_and(PackingOrder::has_order);
-        let same_plan = others
-            .iter()
-            .filter(|o| (o.config.plan_cells, o.config.plan_free) == (config.plan_cells, config.plan_free));
+        let same_plan = others.iter().filter(|o| o.config.plan_cells == config.plan_cells);
         let plan = shared(config.features && config.parking_plan, same_plan.map(|o| o.plan.clone()), || {
-            ParkingPlan::forward(board, config.plan_cells, config.plan_free)
+            ParkingPlan::forward(board, config.plan_cells)
         });
         if config.out_of_plan {
             plan.iter().for_each(|p| p.prepare_out_of_plan(board));

@@ -38,7 +38,6 @@ fn nothing() -> PushConfig {
         explorer: false,
         parking_plan: false,
         plan_cells: false,
-        plan_free: false,
         out_of_plan: false,
         opener: false,
         imagine: false,

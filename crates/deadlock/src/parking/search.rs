@@ -47,8 +47,6 @@ impl ParkingPlan {
         order: PlanOrder,
     ) -> Option<ParkingPlan> {
         let in_cells = order == PlanOrder::Cells;
-        // Once a box can go home, only moves home are kept (all but the third search).
-        let only_home = order != PlanOrder::Free;
         // Where the boxes stand first, where they go home, and the distances there.
         let (first, homes, dist) = match side {
             Side::Forward => (board.goals(), board.start_squares(), board.start_distances()),
@@ -193,18 +191,18 @@ impl ParkingPlan {
                 }
                 for &(p, p2, depth) in &moves {
                     let home = home_for(p, i);
-                    if only_home && homes && home.is_none() {
+                    if homes && home.is_none() {
                         continue;
                     }
                     let mut child = boxes.clone();
                     let (child_bases, child_h) = match home {
                         Some(j) => {
-                            if !homes && only_home {
+                            if !homes {
                                 // A box that can go home goes: only such moves are kept.
+                                homes = true;
                                 children.clear();
                                 pulls.clear();
                             }
-                            homes = true;
                             child.remove(i);
                             let left = bases & !(1u128 << j);
                             (left, child.iter().map(|&c| near(c, left)).sum::<u32>())

@@ -153,9 +153,6 @@ switches! {
         /// The parking plan's second search, in feature cells, when the greedy one does not
         /// finish.
         plan_cells: bool,
-        /// The parking plan's third search, which also parks boxes, when neither of the
-        /// first two finishes.
-        plan_free: bool,
         /// Feature cells count boxes out of the parking plan.
         out_of_plan: bool,
         /// Children that clear the way to the parking plan's next square are marked for the
@@ -195,8 +192,5 @@ switches! {
         /// The backward parking plan's second search, in feature cells, when the greedy one
         /// does not finish.
         plan_cells: bool,
-        /// The backward parking plan's third search, which also parks boxes, when neither of
-        /// the first two finishes.
-        plan_free: bool,
     }
 }
