@@ -7,8 +7,9 @@
 //! Festival); a box that reaches a start square (a *base*) not used yet leaves the board and
 //! uses it up. Boxes are told apart only by where they stand, so every box may go home to any
 //! base, and a box gone home is out of the way of the others. A box may take a base only if
-//! every other box can still reach one left (as a lone box), and a box that stands on a base
-//! (a goal that is also a start square) goes home where it stands. When some box can go
+//! the other boxes can still each have a base of their own among those left, one each reaches
+//! as a lone box (a matching), and a box that stands on a base (a goal that is also a start
+//! square) goes home where it stands. When some box can go
 //! home, only such moves are made (for each box, to the first base its walk reaches). A greedy
 //! best-first search (fewest boxes left, then the smallest sum of each box's pulls to its
 //! nearest unused base, then a box parked off the goals going home, or the box the last move

@@ -168,13 +168,30 @@ impl ParkingPlan {
             children.clear();
             pulls.clear();
             let mut homes = false;
-            // A base box `i` may take: unused, and leaving each other box a base it can
-            // reach alone (taking it otherwise strands a box, and only moves home are kept
-            // once one box can go).
+            // A base box `i` may take: unused, and leaving the other boxes a base each among
+            // those left, one each reaches alone, all different (taking it otherwise strands
+            // a box, and only moves home are kept once one box can go).
             let home_for = |p: Cell, i: usize| {
                 home_on(p, bases).filter(|&j| {
                     let left = bases & !(1u128 << j);
-                    boxes.iter().enumerate().all(|(k, &c)| k == i || near(c, left) < unreachable)
+                    let reach: Vec<u128> = boxes
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, _)| k != i)
+                        .map(|(_, &c)| {
+                            let mut bits = left;
+                            let mut out = 0u128;
+                            while bits != 0 {
+                                let b = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                if dist.get(c, b) != UNREACHABLE {
+                                    out |= 1u128 << b;
+                                }
+                            }
+                            out
+                        })
+                        .collect();
+                    matches_all(&reach)
                 })
             };
             for (i, &b) in boxes.iter().enumerate() {
@@ -505,5 +522,59 @@ impl Cells {
             self.open.remove(&key);
         }
         Some(at)
+    }
+}
+
+/// Whether every box can have a base of its own, `reach[k]` the bases box `k` can reach
+/// (Kuhn's augmenting paths).
+fn matches_all(reach: &[u128]) -> bool {
+    fn augment(k: usize, reach: &[u128], owner: &mut [usize; 128], seen: &mut u128) -> bool {
+        let mut bits = reach[k] & !*seen;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            *seen |= 1u128 << b;
+            if owner[b] == usize::MAX || augment(owner[b], reach, owner, seen) {
+                owner[b] = k;
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = [usize::MAX; 128];
+    (0..reach.len()).all(|k| {
+        let mut seen = 0u128;
+        augment(k, reach, &mut owner, &mut seen)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches_all;
+
+    /// Whether some order of distinct bases serves every box, by trying them all.
+    fn brute(reach: &[u128], used: u128) -> bool {
+        let Some((first, rest)) = reach.split_first() else { return true };
+        (0..128).any(|b| first >> b & 1 == 1 && used >> b & 1 == 0 && brute(rest, used | 1 << b))
+    }
+
+    #[test]
+    fn two_boxes_that_reach_one_base_alone_cannot_both_go_home() {
+        assert!(!matches_all(&[0b01, 0b01]));
+        assert!(matches_all(&[0b01, 0b11]));
+        // The first box must leave base 0 to the third, which reaches nothing else.
+        assert!(matches_all(&[0b011, 0b110, 0b001]));
+        assert!(!matches_all(&[0b011, 0b011, 0b011]));
+        assert!(matches_all(&[]));
+        assert!(!matches_all(&[0]));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_matching_agrees_with_trying_every_order(
+            reach in proptest::collection::vec(0u128..64, 0..6),
+        ) {
+            proptest::prop_assert_eq!(matches_all(&reach), brute(&reach, 0));
+        }
     }
 }
