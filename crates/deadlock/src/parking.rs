@@ -9,8 +9,8 @@
 //! base, and a box gone home is out of the way of the others. A box may take a base only if
 //! the other boxes can still each have a base of their own among those left, one each reaches
 //! as a lone box (a matching), and a box that stands on a base (a goal that is also a start
-//! square) goes home where it stands. When some box can go
-//! home, only such moves are made (for each box, to the first base its walk reaches). A greedy
+//! square) goes home where it stands. When some box can go home, only such moves are made
+//! (for each box, to the first base its walk reaches that it may take). A greedy
 //! best-first search (fewest boxes left, then the smallest sum of each box's pulls to its
 //! nearest unused base, then a box parked off the goals going home, or the box the last move
 //! moved) looks for a position with no box left, and takes the position nearest that when
