@@ -136,9 +136,9 @@ impl ParkingPlan {
         let mut children: Vec<Node> = Vec::new();
         let mut pulls: Vec<u32> = Vec::new();
         let mut kept: Vec<(Node, u32)> = Vec::new();
-        // One box's moves from a position: where it goes, where the player then stands, and
-        // how many box moves that takes.
-        let mut moves: Vec<(Cell, Cell, u32)> = Vec::new();
+        // One box's moves from a position: where it goes, where the player then stands, how
+        // many box moves that takes, and the base it takes there, if any.
+        let mut moves: Vec<(Cell, Cell, u32, Option<usize>)> = Vec::new();
         let mut pops = 0usize;
         loop {
             let at = if in_cells {
@@ -196,18 +196,27 @@ impl ParkingPlan {
             };
             for (i, &b) in boxes.iter().enumerate() {
                 moves.clear();
-                if home_for(b, i).is_some() {
+                if let Some(j) = home_for(b, i) {
                     // A box standing on a base (a goal that is also a start square) goes home
                     // where it stands.
-                    moves.push((b, player, 0));
+                    moves.push((b, player, 0, Some(j)));
                 } else {
                     map.clear(b);
-                    runs.walk(board, &mut map, &mut reach, b, player, |p| home_for(p, i).is_some());
+                    // The walk ends at the first base the box may take: the last square it
+                    // reached, when there is one.
+                    let mut found = None;
+                    runs.walk(board, &mut map, &mut reach, b, player, |p| {
+                        found = home_for(p, i);
+                        found.is_some()
+                    });
                     map.set(b, 0);
-                    moves.extend(runs.reached.iter().zip(&runs.depths).map(|(&(p, p2), &d)| (p, p2, d)));
+                    let reached = runs.reached.iter().zip(&runs.depths);
+                    moves.extend(reached.map(|(&(p, p2), &d)| (p, p2, d, None)));
+                    if let Some(last) = moves.last_mut().filter(|_| found.is_some()) {
+                        last.3 = found;
+                    }
                 }
-                for &(p, p2, depth) in &moves {
-                    let home = home_for(p, i);
+                for &(p, p2, depth, home) in &moves {
                     if homes && home.is_none() {
                         continue;
                     }
@@ -398,7 +407,7 @@ impl BoxWalk {
         reach: &mut Reach,
         b: Cell,
         player: Cell,
-        home: impl Fn(Cell) -> bool,
+        mut home: impl FnMut(Cell) -> bool,
     ) {
         self.seen.clear();
         self.queue.clear();
