@@ -24,6 +24,11 @@
 //!   waiting before it next places one for good ([`Child::imagines`], marked only with
 //!   `push.imagine`).
 //!
+//! Each advisor has a switch of its own: `search.advise_packing`, `search.advise_connectivity`,
+//! `search.advise_room_links`, `search.advise_hotspots` and `search.advise_out_of_plan` (all on
+//! by default, [`Advisors`]), and the explorer, the opener and imagine recommend only where
+//! the expander marks moves for them (`push.explorer`, `push.opener`, `push.imagine`).
+//!
 //! None may recommend a move that unplaces a box. Among the moves that improve its feature,
 //! an advisor picks the one with the best cell (fewest unplaced, then fewest cut links, then
 //! fewest out of plan, then fewest hotspots, then fewest areas) and then the smallest bound.
@@ -32,16 +37,48 @@
 
 use bisolve_board::search::{Child, FeatureCell};
 
-/// Marks in `advised` (one flag per child, cleared first) the children an advisor
+/// A set of advisors, a bit each: the five that read the feature cells (packing,
+/// connectivity, room connectivity, hotspots, out of plan) and the three that read the
+/// expander's marks (explorer, opener, imagine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Advisors(u8);
+
+impl Advisors {
+    /// Every advisor.
+    pub const ALL: Advisors = Advisors(0xff);
+    /// The packing advisor: a move that places a box.
+    pub const PACKING: Advisors = Advisors(1);
+    /// The connectivity advisor: a move that joins areas.
+    pub const CONNECTIVITY: Advisors = Advisors(1 << 1);
+    /// The room-connectivity advisor: a move that reopens a link between rooms.
+    pub const ROOM_LINKS: Advisors = Advisors(1 << 2);
+    /// The hotspots advisor: a move that leaves fewer boxes in other boxes' way.
+    pub const HOTSPOTS: Advisors = Advisors(1 << 3);
+    /// The out-of-plan advisor: a move that leaves fewer boxes out of plan.
+    pub const OUT_OF_PLAN: Advisors = Advisors(1 << 4);
+
+    /// This set without the advisors of `other`.
+    pub const fn without(self, other: Advisors) -> Advisors {
+        Advisors(self.0 & !other.0)
+    }
+
+    /// True if this set holds the advisor of bit `k`.
+    fn has(self, k: usize) -> bool {
+        self.0 & (1 << k) != 0
+    }
+}
+
+/// Marks in `advised` (one flag per child, cleared first) the children an advisor of `which`
 /// recommends, for a node whose own feature cell is `node` (packed).
-pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
+pub fn advise(node: u32, children: &[Child], which: Advisors, advised: &mut Vec<bool>) {
     advised.clear();
     advised.resize(children.len(), false);
     if children.is_empty() {
         return;
     }
     let base = FeatureCell::unpack(node);
-    // Each advisor's test of a child with cell `c` against the node's cell `b`.
+    // Each advisor's test of a child with cell `c` against the node's cell `b`, in the order
+    // of the bits of `Advisors`.
     let improves: [fn(&Child, &FeatureCell, &FeatureCell) -> bool; 8] = [
         |_, c, b| c.unplaced < b.unplaced,
         |_, c, b| c.areas < b.areas,
@@ -52,7 +89,7 @@ pub fn advise(node: u32, children: &[Child], advised: &mut Vec<bool>) {
         |child, _, _| child.opens,
         |child, _, _| child.imagines,
     ];
-    for better in improves {
+    for (_, better) in improves.into_iter().enumerate().filter(|&(k, _)| which.has(k)) {
         let pick = children
             .iter()
             .enumerate()
@@ -103,7 +140,7 @@ mod tests {
         let node =
             FeatureCell { unplaced: node.0, areas: node.1, cut_links: node.2, ..FeatureCell::default() }
                 .pack();
-        advise(node, children, &mut out);
+        advise(node, children, Advisors::ALL, &mut out);
         out
     }
 
@@ -134,7 +171,7 @@ mod tests {
         let cell = |hotspots| FeatureCell { unplaced: 3, areas: 1, hotspots, ..FeatureCell::default() };
         let children = [hot_child(cell(2), 10), hot_child(cell(1), 12), hot_child(cell(1), 9)];
         let mut out = Vec::new();
-        advise(cell(2).pack(), &children, &mut out);
+        advise(cell(2).pack(), &children, Advisors::ALL, &mut out);
         assert_eq!(out, [false, false, true]);
     }
 
@@ -163,6 +200,33 @@ mod tests {
         let imagines = |h| Child { imagines: true, ..child(3, 2, 0, h) };
         let children = [child(3, 2, 0, 2), child(3, 2, 0, 4), imagines(9)];
         assert_eq!(advised((3, 2, 0), &children), [false, false, true]);
+    }
+
+    #[test]
+    fn an_advisor_switched_off_recommends_nothing() {
+        let node = FeatureCell { unplaced: 3, areas: 2, cut_links: 2, hotspots: 2, out_of_plan: 1 };
+        let children = [
+            hot_child(FeatureCell { unplaced: 2, ..node }, 1),
+            hot_child(FeatureCell { areas: 1, ..node }, 2),
+            hot_child(FeatureCell { cut_links: 1, ..node }, 3),
+            hot_child(FeatureCell { hotspots: 1, ..node }, 4),
+            hot_child(FeatureCell { out_of_plan: 0, ..node }, 5),
+        ];
+        let mut out = Vec::new();
+        advise(node.pack(), &children, Advisors::ALL, &mut out);
+        assert_eq!(out, [true; 5]);
+        let each = [
+            Advisors::PACKING,
+            Advisors::CONNECTIVITY,
+            Advisors::ROOM_LINKS,
+            Advisors::HOTSPOTS,
+            Advisors::OUT_OF_PLAN,
+        ];
+        for (k, off) in each.into_iter().enumerate() {
+            advise(node.pack(), &children, Advisors::ALL.without(off), &mut out);
+            let expected: Vec<bool> = (0..5).map(|i| i != k).collect();
+            assert_eq!(out, expected, "advisor {k} off");
+        }
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::advisors::Advisors;
+
 /// Which searches run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Directions {
@@ -209,6 +211,24 @@ pub struct Strategy {
     /// only the advisors read them, as in Festival's forward search, whose cells are packing,
     /// connectivity and out of plan. Default on; `--set search.link_cells=false`.
     pub link_cells: bool,
+    /// With [`Strategy::advisors`]: the packing advisor recommends a move that places a box.
+    /// Default on; `--set search.advise_packing=false`.
+    pub advise_packing: bool,
+    /// With [`Strategy::advisors`]: the connectivity advisor recommends a move that joins
+    /// areas. Default on; `--set search.advise_connectivity=false`.
+    pub advise_connectivity: bool,
+    /// With [`Strategy::advisors`]: the room-connectivity advisor recommends a move that
+    /// reopens a link between rooms (counted only with `push.room_links`). Default on; `--set
+    /// search.advise_room_links=false`.
+    pub advise_room_links: bool,
+    /// With [`Strategy::advisors`]: the hotspots advisor recommends a move that leaves fewer
+    /// boxes in other boxes' way (counted only with `push.hotspots`). Default on; `--set
+    /// search.advise_hotspots=false`.
+    pub advise_hotspots: bool,
+    /// With [`Strategy::advisors`]: the out-of-plan advisor recommends a move that leaves
+    /// fewer boxes out of plan (counted only with `push.out_of_plan`). Default on; `--set
+    /// search.advise_out_of_plan=false`.
+    pub advise_out_of_plan: bool,
 }
 
 /// The ordering `forward`, `backward` and `bidirectional` use when none is named: greedy with
@@ -238,6 +258,11 @@ impl Default for Strategy {
             new_cells_first: false,
             advisors: false,
             link_cells: true,
+            advise_packing: true,
+            advise_connectivity: true,
+            advise_room_links: true,
+            advise_hotspots: true,
+            advise_out_of_plan: true,
         }
     }
 }
@@ -272,6 +297,18 @@ impl Strategy {
         push.opener &= push.features && self.advisors;
         push.imagine &= push.features && self.advisors;
         push
+    }
+
+    /// The advisors this strategy's switches leave on (see [`crate::advisors`]).
+    pub fn advisor_set(self) -> Advisors {
+        let off = [
+            (self.advise_packing, Advisors::PACKING),
+            (self.advise_connectivity, Advisors::CONNECTIVITY),
+            (self.advise_room_links, Advisors::ROOM_LINKS),
+            (self.advise_hotspots, Advisors::HOTSPOTS),
+            (self.advise_out_of_plan, Advisors::OUT_OF_PLAN),
+        ];
+        off.into_iter().filter(|&(on, _)| !on).fold(Advisors::ALL, |set, (_, a)| set.without(a))
     }
 
     /// True if the forward search runs bridges: bridges on, a backward search beside it, and

@@ -7,7 +7,7 @@ use dashmap::DashSet;
 use std::hash::BuildHasherDefault;
 use std::time::Duration;
 
-use crate::advisors::advise;
+use crate::advisors::{advise, Advisors};
 use crate::closest::{Aim, Closest};
 use crate::hda::{Idle, Mailbox};
 use crate::limits::{Due, Stop};
@@ -84,6 +84,8 @@ pub struct Worker<'a, E: Expander> {
     /// the last expansion an advisor recommended.
     advisors: bool,
     advised: Vec<bool>,
+    /// The advisors on ([`Strategy::advisor_set`]).
+    advisor_set: Advisors,
     pub(crate) scratch: E::Scratch,
     pub(crate) open: OpenList,
     children: Vec<Child>,
@@ -129,6 +131,7 @@ impl<'a, E: Expander> Worker<'a, E> {
             link_cells: strategy.link_cells,
             advisors: strategy.advisors && strategy.weighting.cycle().is_some(),
             advised: Vec::new(),
+            advisor_set: strategy.advisor_set(),
             scratch: exp.new_scratch(),
             open: match strategy.weighting.cycle() {
                 Some(k) => OpenList::cycling(HEADER + n_boxes, k)
@@ -342,7 +345,8 @@ impl<'a, E: Expander> Worker<'a, E> {
             aim.consider(self.exp, &mut self.scratch, boxes, &self.children, self.stats.expanded);
         }
         if self.advisors {
-            advise(self.exp.node_cell(&mut self.scratch, boxes), &self.children, &mut self.advised);
+            let cell = self.exp.node_cell(&mut self.scratch, boxes);
+            advise(cell, &self.children, self.advisor_set, &mut self.advised);
         }
         for (k, child) in self.children.iter().enumerate() {
             let depth = (g + u32::from(child.steps)).min(MAX_DEPTH);

@@ -402,6 +402,50 @@ fn microban_sample_with_room_links_and_hotspots_in_the_cells_or_not() {
     assert!(changed, "leaving links and hotspots out of the cells searched every level as before");
 }
 
+/// Each advisor switched off alone (`search.advise_*`), in a forward FESS search with the
+/// advisors' weights, the parking plan and boxes out of plan counted, and room links and
+/// hotspots counted for the advisors only: every solution replays, with one or two threads, on
+/// the Microban sample and the first ten Microban II levels; and each switch changes the search
+/// on some level (its advisor recommends moves there).
+#[test]
+fn microban_sample_with_each_advisor_off() {
+    let Some(sample) = microban_sample_and_second(10) else {
+        return;
+    };
+    let config = |threads: usize, switch: fn(&mut bisolve_engine::Strategy)| {
+        let mut config = common::config("forward", threads);
+        config.strategy.advisors = true;
+        config.strategy.link_cells = false;
+        (config.push.room_links, config.push.hotspots, config.push.out_of_plan) = (true, true, true);
+        switch(&mut config.strategy);
+        config
+    };
+    type Switch = fn(&mut bisolve_engine::Strategy);
+    let switches: [(&str, Switch); 5] = [
+        ("advise_packing", |s| s.advise_packing = false),
+        ("advise_connectivity", |s| s.advise_connectivity = false),
+        ("advise_room_links", |s| s.advise_room_links = false),
+        ("advise_hotspots", |s| s.advise_hotspots = false),
+        ("advise_out_of_plan", |s| s.advise_out_of_plan = false),
+    ];
+    let limits = common::time_limit(10.0);
+    let all: Vec<u64> = sample
+        .iter()
+        .map(|level| common::run(level, &config(1, |_| {}), &limits).stats.generated())
+        .collect();
+    for (name, switch) in switches {
+        let mut changed = false;
+        for (level, &with_all) in sample.iter().zip(&all) {
+            for threads in [1, 2] {
+                let report = common::run(level, &config(threads, switch), &limits);
+                expect_solved(level, &report);
+                changed |= threads == 1 && report.stats.generated() != with_all;
+            }
+        }
+        assert!(changed, "{name} off searched every level as with every advisor");
+    }
+}
+
 /// Backward bridges (off by default) on: every solution replays, with one or two threads, on
 /// the Microban sample and the first twenty Microban II levels, and the backward search runs
 /// bridges on some of them with each thread count (one thread interleaves both directions on

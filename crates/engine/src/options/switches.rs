@@ -87,6 +87,16 @@ switches! {
         advisors: bool,
         /// Room links and hotspots split the feature cells (off: only the advisors read them).
         link_cells: bool,
+        /// The packing advisor (a move that places a box).
+        advise_packing: bool,
+        /// The connectivity advisor (a move that joins areas).
+        advise_connectivity: bool,
+        /// The room-connectivity advisor (a move that reopens a link between rooms).
+        advise_room_links: bool,
+        /// The hotspots advisor (a move that leaves fewer boxes in other boxes' way).
+        advise_hotspots: bool,
+        /// The out-of-plan advisor (a move that leaves fewer boxes out of plan).
+        advise_out_of_plan: bool,
     }
 }
 
